@@ -1,0 +1,57 @@
+//! Runs a [`Command`] and writes its results: the program's story after parsing.
+
+use std::io::{self, Write};
+
+use nqueens::report::{self, Report};
+
+use crate::cli::Command;
+
+/// How the program ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Everything ran and every known count matched.
+    Success = 0,
+    /// A count did not match the published value, or the run failed.
+    Failure = 1,
+    /// The command line was wrong.
+    Usage = 2,
+}
+
+/// Runs `command`, writing results to stdout.
+pub fn run(command: Command) -> Result<Exit, Error> {
+    match command {
+        Command::Count {
+            sizes,
+            options,
+            json,
+        } => {
+            let mut out = io::stdout().lock();
+            if !json {
+                writeln!(out, "{}", report::table_header())?;
+            }
+            let mut exit = Exit::Success;
+            for n in sizes {
+                let counts = nqueens::count(n, &options)?;
+                let r = Report::from(&counts);
+                if r.verified == Some(false) {
+                    exit = Exit::Failure;
+                }
+                let line = if json { r.json() } else { report::table_row(&r) };
+                writeln!(out, "{line}")?;
+                out.flush()?;
+            }
+            Ok(exit)
+        }
+    }
+}
+
+/// A failed run: the library refused or failed, or the output could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The library refused or failed.
+    #[error(transparent)]
+    Count(#[from] nqueens::Error),
+    /// Output could not be written.
+    #[error("cannot write the output: {0}")]
+    Io(#[from] std::io::Error),
+}

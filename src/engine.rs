@@ -1,0 +1,127 @@
+//! Executes subproblems of a plan on a rayon pool and folds their weighted counts.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::kernel::{self, Search};
+use crate::plan::Subproblem;
+use crate::Error;
+
+/// Watches a run: told of every finished subproblem, asked whether to stop.
+///
+/// Progress bars, checkpoints and interruption are observers; the search never knows about them.
+pub trait Observer: Sync {
+    /// A subproblem is done (called from the worker thread that ran it).
+    fn finished(&self, _sub: &Subproblem, _found: &Search) {}
+    /// Polled before each subproblem starts: `true` hands out no more.
+    fn should_stop(&self) -> bool {
+        false
+    }
+}
+
+/// An observer that watches nothing.
+pub struct Unobserved;
+
+impl Observer for Unobserved {}
+
+/// The fold of finished subproblems: weighted sums that cannot overflow (u128).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Σ weight × completions: solutions of the whole board found so far.
+    pub total: u128,
+    /// Queens placed by the searches (0 unless nodes were counted).
+    pub nodes: u128,
+    /// Subproblems folded in.
+    pub subproblems: usize,
+}
+
+impl Tally {
+    /// The tally of one finished subproblem.
+    pub fn of(sub: &Subproblem, found: &Search) -> Tally {
+        Tally {
+            total: u128::from(sub.weight) * u128::from(found.solutions),
+            nodes: u128::from(found.nodes),
+            subproblems: 1,
+        }
+    }
+
+    /// Both tallies together.
+    pub fn merge(self, other: Tally) -> Tally {
+        Tally {
+            total: self.total + other.total,
+            nodes: self.nodes + other.nodes,
+            subproblems: self.subproblems + other.subproblems,
+        }
+    }
+}
+
+/// What [`execute`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// The fold of every subproblem that finished.
+    pub tally: Tally,
+    /// False when the observer stopped the run before every subproblem finished.
+    pub complete: bool,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// How to execute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Execution {
+    /// Worker threads (≥ 1).
+    pub threads: usize,
+    /// Also count queens placed (a few percent slower).
+    pub count_nodes: bool,
+}
+
+/// Runs `subproblems` of an `n`-board on a pool of `how.threads` threads.
+pub fn execute(
+    n: u32,
+    subproblems: &[Subproblem],
+    how: Execution,
+    observer: &dyn Observer,
+) -> Result<Outcome, Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(how.threads)
+        .thread_name(|i| format!("nqueens-{i}"))
+        .build()
+        .map_err(|e| Error::Pool(e.to_string()))?;
+    let start = Instant::now();
+    let (tally, complete) = pool.install(|| {
+        subproblems
+            .par_iter()
+            .with_max_len(1)
+            .map(|sub| {
+                if observer.should_stop() {
+                    return (Tally::default(), false);
+                }
+                let found = solve(n, sub, how.count_nodes);
+                observer.finished(sub, &found);
+                (Tally::of(sub, &found), true)
+            })
+            .reduce(
+                || (Tally::default(), true),
+                |(a, ca), (b, cb)| (a.merge(b), ca && cb),
+            )
+    });
+    Ok(Outcome {
+        tally,
+        complete,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Searches one subproblem.
+pub fn solve(n: u32, sub: &Subproblem, count_nodes: bool) -> Search {
+    let start = sub.partial(n);
+    if count_nodes {
+        kernel::count_with_nodes(n, start)
+    } else {
+        Search {
+            solutions: kernel::count(n, start),
+            nodes: 0,
+        }
+    }
+}

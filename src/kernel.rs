@@ -1,0 +1,227 @@
+//! The bitboard backtrack: counts every way to complete a partially filled board.
+//!
+//! One machine word per set of attacked squares in the row being filled. Bit `c` stands for
+//! column `c` (n = 8 shown, bits above n - 1 are off the board and masked away):
+//!
+//! ```text
+//!   bit:      7 6 5 4 3 2 1 0          row r-1:  . . . Q . . . .   queen in column 4
+//!   cols      0 0 0 1 0 0 0 0          columns taken by any queen above
+//!   ld        0 0 1 0 0 0 0 0          "\" diagonals: shifted left (<< 1) once per row
+//!   rd        0 0 0 0 1 0 0 0          "/" diagonals: shifted right (>> 1) once per row
+//!   free  = mask & !(cols | ld | rd)   squares of row r no queen attacks
+//! ```
+//!
+//! Bits that leave the word (above bit 31 or below bit 0) are off the board for good, so one
+//! `u32` per set serves every n ≤ 32. The search takes the lowest free bit (`x & -x`), keeps the
+//! rest of the row on an explicit stack (no recursion, no allocation), and never pushes the last
+//! row: when the queen of row n - 2 is placed, row n - 1 either has its one free square or not.
+//! This is the classic scheme of Richards (2002) and Somers' counter, written as a state machine.
+
+/// Rows placed so far, as the three attack sets seen from the next row to fill.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Partial {
+    /// The next row to fill; rows `0..row` hold one queen each.
+    pub row: u32,
+    /// Columns taken.
+    pub cols: u32,
+    /// Squares of row `row` attacked along "\" diagonals.
+    pub ld: u32,
+    /// Squares of row `row` attacked along "/" diagonals.
+    pub rd: u32,
+}
+
+impl Partial {
+    /// The empty board.
+    pub const EMPTY: Partial = Partial {
+        row: 0,
+        cols: 0,
+        ld: 0,
+        rd: 0,
+    };
+
+    /// Free squares of row `row` on a board of width `n`.
+    #[inline(always)]
+    pub fn free(&self, n: u32) -> u32 {
+        board_mask(n) & !(self.cols | self.ld | self.rd)
+    }
+
+    /// The board after a queen is put in column `col` of row `row` (the square must be free).
+    #[inline(always)]
+    pub fn place(&self, col: u32) -> Partial {
+        let bit = 1u32 << col;
+        Partial {
+            row: self.row + 1,
+            cols: self.cols | bit,
+            ld: (self.ld | bit) << 1,
+            rd: (self.rd | bit) >> 1,
+        }
+    }
+
+    /// The board with queens in columns `queens[0]`, `queens[1]`, … of rows 0, 1, …, or `None`
+    /// when two of them attack each other or a column is off the board.
+    pub fn from_queens(n: u32, queens: &[u8]) -> Option<Partial> {
+        queens.iter().try_fold(Partial::EMPTY, |p, &c| {
+            let c = u32::from(c);
+            (c < n && p.free(n) & (1 << c) != 0).then(|| p.place(c))
+        })
+    }
+}
+
+/// The `n` low bits set: the columns of the board.
+#[inline(always)]
+pub fn board_mask(n: u32) -> u32 {
+    debug_assert!((1..=32).contains(&n));
+    u32::MAX >> (32 - n)
+}
+
+/// What one search found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Search {
+    /// Complete boards.
+    pub solutions: u64,
+    /// Queens placed, counting each last-row queen found (0 unless asked for).
+    pub nodes: u64,
+}
+
+/// Counts the completions of `start` on a board of width `n` (1 ≤ n ≤ 32).
+#[inline]
+pub fn count(n: u32, start: Partial) -> u64 {
+    search::<false>(n, start).solutions
+}
+
+/// Counts the completions of `start` and the queens placed on the way.
+pub fn count_with_nodes(n: u32, start: Partial) -> Search {
+    search::<true>(n, start)
+}
+
+/// The backtrack. `NODES` compiles the node counter in or out of the hot loop.
+#[inline(always)]
+fn search<const NODES: bool>(n: u32, start: Partial) -> Search {
+    let mask = board_mask(n);
+    if start.row + 2 >= n {
+        return match n - start.row.min(n) {
+            0 => Search {
+                solutions: 1,
+                nodes: 0,
+            },
+            1 => {
+                let hit = u64::from(start.free(n) != 0);
+                Search {
+                    solutions: hit,
+                    nodes: hit,
+                }
+            }
+            _ => last_two::<NODES>(mask, start.cols, start.ld, start.rd),
+        };
+    }
+    // The row whose placement leaves only rows n - 2 and n - 1 empty.
+    let last = n - 3;
+    // Saved rows that still have untried squares, as four plain arrays so each push and pop stays
+    // scalar moves. A row with no square left is never pushed (its slot is overwritten), so a
+    // pop always resumes real work and the stack holds at most one frame per row.
+    let mut st_avail = [0u32; 32];
+    let mut st_cols = [0u32; 32];
+    let mut st_ld = [0u32; 32];
+    let mut st_rd = [0u32; 32];
+    let mut st_row = [0u32; 32];
+    let mut sp = 0usize;
+    let Partial {
+        mut row,
+        mut cols,
+        mut ld,
+        mut rd,
+    } = start;
+    let mut avail = start.free(n);
+    let mut found = Search::default();
+    loop {
+        if avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+            if NODES {
+                found.nodes += 1;
+            }
+            if row == last {
+                let tail = last_two::<NODES>(mask, nc, nl, nr);
+                found.solutions += tail.solutions;
+                found.nodes += tail.nodes;
+                continue;
+            }
+            let i = sp & 31;
+            (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]) = (avail, cols, ld, rd, row);
+            sp += usize::from(avail != 0);
+            (cols, ld, rd, row) = (nc, nl, nr, row + 1);
+            avail = mask & !(cols | ld | rd);
+        } else {
+            if sp == 0 {
+                break;
+            }
+            sp -= 1;
+            let i = sp & 31;
+            (avail, cols, ld, rd, row) = (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]);
+        }
+    }
+    found
+}
+
+/// Completions of a board whose only empty rows are the last two, without a branch.
+///
+/// n - 2 queens leave exactly two free columns, x < y. Row n - 2 takes one and row n - 1 the
+/// other, so there are at most two solutions: x then y, or y then x. Each needs its first square
+/// free of the diagonals in row n - 2 and its second free of them in row n - 1, and neither
+/// works when x and y are adjacent (the two queens would share a diagonal).
+#[inline(always)]
+fn last_two<const NODES: bool>(mask: u32, cols: u32, ld: u32, rd: u32) -> Search {
+    let open = mask & !cols;
+    let x = open & open.wrapping_neg();
+    let y = open ^ x;
+    let here = !(ld | rd);
+    let next = !((ld << 1) | (rd >> 1));
+    let apart = u64::from(y != x << 1);
+    let xy = u64::from(here & x != 0) & u64::from(next & y != 0);
+    let yx = u64::from(here & y != 0) & u64::from(next & x != 0);
+    let solutions = (xy + yx) * apart;
+    Search {
+        solutions,
+        nodes: if NODES {
+            u64::from((here & open).count_ones()) + solutions
+        } else {
+            0
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_whole_boards() {
+        let expected = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+        for (i, &e) in expected.iter().enumerate() {
+            assert_eq!(count(i as u32 + 1, Partial::EMPTY), e, "n = {}", i + 1);
+        }
+    }
+
+    #[test]
+    fn counts_from_a_prefix() {
+        // n = 8 with a queen in the corner of row 0: 4 of the 92 solutions.
+        let p = Partial::from_queens(8, &[0]).unwrap();
+        assert_eq!(count(8, p), 4);
+        assert_eq!(Partial::from_queens(8, &[0, 1]), None);
+        assert_eq!(Partial::from_queens(8, &[8]), None);
+    }
+
+    #[test]
+    fn full_width_board_keeps_every_bit() {
+        assert_eq!(board_mask(32), u32::MAX);
+        assert_eq!(board_mask(1), 1);
+    }
+
+    #[test]
+    fn node_counter_does_not_change_the_count() {
+        let s = count_with_nodes(10, Partial::EMPTY);
+        assert_eq!(s.solutions, 724);
+        assert!(s.nodes > s.solutions);
+    }
+}

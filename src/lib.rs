@@ -1,0 +1,167 @@
+//! nqueens counts the solutions of the N-Queens problem on every core.
+//!
+//! A run is *plan → execute → fold*: [`plan::Plan`] splits the board into independent weighted
+//! subproblems, [`engine::execute`] runs them on a rayon pool with the bitboard backtrack of
+//! [`kernel`], and the weighted counts are summed in `u128`. [`known`] holds the published counts
+//! every result is checked against.
+//!
+//! ```
+//! let counts = nqueens::count(8, &nqueens::Options::default()).unwrap();
+//! assert_eq!(counts.total, 92);
+//! assert_eq!(counts.verified(), Some(true));
+//! ```
+
+pub mod engine;
+pub mod kernel;
+pub mod known;
+pub mod plan;
+pub mod reference;
+pub mod report;
+
+use std::time::Duration;
+
+pub use engine::{Observer, Tally};
+pub use plan::{Plan, Subproblem};
+
+/// The largest board: one `u32` per attack set.
+pub const MAX_N: u32 = 32;
+
+/// Everything that can go wrong; each message names the problem and what is allowed.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Board size out of range.
+    #[error("n must be between 1 and {max}, got {n}", max = MAX_N)]
+    BoardSize {
+        /// The size asked for.
+        n: u32,
+    },
+    /// Zero worker threads.
+    #[error("the number of threads must be at least 1")]
+    NoThreads,
+    /// Split depth out of range.
+    #[error("split depth must be between 0 and {max}, got {depth}")]
+    SplitDepth {
+        /// The depth asked for.
+        depth: u32,
+        /// The deepest allowed.
+        max: u32,
+    },
+    /// The plan would not fit in memory.
+    #[error("splitting n = {n} after {depth} rows gives more than {max} subproblems; use a smaller --split-depth")]
+    PlanTooLarge {
+        /// Board size.
+        n: u32,
+        /// Split depth asked for.
+        depth: u32,
+        /// The limit.
+        max: usize,
+    },
+    /// The run stopped before every subproblem finished, so the count is partial.
+    #[error("the run was interrupted after {done} of {of} subproblems; its count is incomplete")]
+    Interrupted {
+        /// Subproblems finished.
+        done: usize,
+        /// Subproblems in the run.
+        of: usize,
+    },
+    /// The thread pool could not start.
+    #[error("cannot start the thread pool: {0}")]
+    Pool(String),
+}
+
+/// Checks that `n` is a board size nqueens handles (1..=32).
+pub fn check_n(n: u32) -> Result<(), Error> {
+    if (1..=MAX_N).contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::BoardSize { n })
+    }
+}
+
+/// How to count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Worker threads; the default is every logical core.
+    pub threads: usize,
+    /// Rows pre-placed by the plan; `None` picks the depth automatically.
+    pub split_depth: Option<u32>,
+    /// Also count queens placed (reported as `nodes`).
+    pub count_nodes: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: num_cpus::get(),
+            split_depth: None,
+            count_nodes: false,
+        }
+    }
+}
+
+/// The result of counting one board size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Board size.
+    pub n: u32,
+    /// All solutions.
+    pub total: u128,
+    /// Queens placed, when asked for.
+    pub nodes: Option<u128>,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Subproblems in the plan.
+    pub subproblems: usize,
+    /// Split depth of the plan.
+    pub split_depth: u32,
+    /// Wall time of the search (the plan is built before the clock starts).
+    pub elapsed: Duration,
+}
+
+impl Counts {
+    /// Whether `total` equals the published count; `None` when none is known.
+    pub fn verified(&self) -> Option<bool> {
+        known::verify_total(self.n, self.total)
+    }
+}
+
+/// The plan `count` would execute for `n` with these options.
+pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
+    if options.threads == 0 {
+        return Err(Error::NoThreads);
+    }
+    match options.split_depth {
+        Some(depth) => Plan::mirror(n, depth),
+        None => Plan::mirror_auto(n, options.threads),
+    }
+}
+
+/// Counts every solution of the `n`-queens problem.
+pub fn count(n: u32, options: &Options) -> Result<Counts, Error> {
+    count_observed(n, options, &engine::Unobserved)
+}
+
+/// [`count`], telling `observer` of every finished subproblem.
+pub fn count_observed(n: u32, options: &Options, observer: &dyn Observer) -> Result<Counts, Error> {
+    let plan = plan(n, options)?;
+    let how = engine::Execution {
+        threads: options.threads,
+        count_nodes: options.count_nodes,
+    };
+    let outcome = engine::execute(n, plan.subproblems(), how, observer)?;
+    if !outcome.complete {
+        return Err(Error::Interrupted {
+            done: outcome.tally.subproblems,
+            of: plan.len(),
+        });
+    }
+    Ok(Counts {
+        n,
+        total: outcome.tally.total,
+        nodes: options.count_nodes.then_some(outcome.tally.nodes),
+        threads: options.threads,
+        subproblems: plan.len(),
+        split_depth: plan.split_depth(),
+        elapsed: outcome.elapsed,
+    })
+}

@@ -1,0 +1,35 @@
+//! The `nqueens` command: parse, run, map the outcome to an exit status.
+
+mod app;
+mod cli;
+
+use std::process::ExitCode;
+
+use app::{Error, Exit};
+
+fn main() -> ExitCode {
+    let command = match cli::parse() {
+        Ok(command) => command,
+        Err(err) if !err.use_stderr() => {
+            // --help and --version
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            eprintln!("{}", cli::one_line(&err));
+            return ExitCode::from(Exit::Usage as u8);
+        }
+    };
+    let exit = match app::run(command) {
+        Ok(exit) => exit,
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Success,
+        Err(err) => {
+            eprintln!("error: {err}");
+            match err {
+                Error::Count(nqueens::Error::PlanTooLarge { .. }) => Exit::Usage,
+                _ => Exit::Failure,
+            }
+        }
+    };
+    ExitCode::from(exit as u8)
+}
