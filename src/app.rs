@@ -36,7 +36,11 @@ pub fn run(command: Command) -> Result<Exit, Error> {
                 if r.verified == Some(false) {
                     exit = Exit::Failure;
                 }
-                let line = if json { r.json() } else { report::table_row(&r) };
+                let line = if json {
+                    r.json()
+                } else {
+                    report::table_row(&r)
+                };
                 writeln!(out, "{line}")?;
                 out.flush()?;
             }

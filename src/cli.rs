@@ -5,7 +5,7 @@
 use std::ops::RangeInclusive;
 
 use clap::{Args, Parser, Subcommand};
-use nqueens::{plan::MAX_SPLIT_DEPTH, Options, MAX_N};
+use nqueens::{plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
 
 /// What the user asked for, in the program's own terms.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +55,10 @@ struct CountArgs {
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
 
+    /// Search engine (mirror) [default: the fastest for each n]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Engine>()))]
+    engine: Option<Engine>,
+
     /// Pre-place this many rows to form the subproblems [default: enough for 32 per thread]
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_SPLIT_DEPTH)))]
     split_depth: Option<u32>,
@@ -74,7 +78,8 @@ pub fn parse() -> Result<Command, clap::Error> {
             options: Options {
                 threads: args.threads.unwrap_or_else(num_cpus::get),
                 split_depth: args.split_depth,
-                count_nodes: false,
+                engine: args.engine,
+                ..Options::default()
             },
             json: args.json,
         },
@@ -94,8 +99,13 @@ pub fn one_line(err: &clap::Error) -> String {
         .collect::<Vec<_>>()
         .join(" ");
     match err.kind() {
-        UnknownArgument | InvalidSubcommand | MissingRequiredArgument | MissingSubcommand
-        | DisplayHelpOnMissingArgumentOrSubcommand | TooManyValues | ArgumentConflict => {
+        UnknownArgument
+        | InvalidSubcommand
+        | MissingRequiredArgument
+        | MissingSubcommand
+        | DisplayHelpOnMissingArgumentOrSubcommand
+        | TooManyValues
+        | ArgumentConflict => {
             format!("{first} (see 'nqueens --help')")
         }
         _ => first.to_string(),
@@ -145,7 +155,9 @@ mod tests {
         assert_eq!(parse_sizes("8"), Ok(8..=8));
         assert_eq!(parse_sizes("8..16"), Ok(8..=16));
         assert_eq!(parse_sizes("8..=16"), Ok(8..=16));
-        assert!(parse_sizes("0").unwrap_err().contains("between 1 and 32, got 0"));
+        assert!(parse_sizes("0")
+            .unwrap_err()
+            .contains("between 1 and 32, got 0"));
         assert!(parse_sizes("33").unwrap_err().contains("got 33"));
         assert!(parse_sizes("-4").unwrap_err().contains("got -4"));
         assert!(parse_sizes("x").unwrap_err().contains("not a board size"));

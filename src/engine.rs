@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::kernel::{self, Search};
-use crate::plan::Subproblem;
+use crate::plan::{Plan, Subproblem};
 use crate::Error;
 
 /// Watches a run: told of every finished subproblem, asked whether to stop.
@@ -76,10 +76,13 @@ pub struct Execution {
     pub count_nodes: bool,
 }
 
-/// Runs `subproblems` of an `n`-board on a pool of `how.threads` threads.
+/// Runs the subproblems of `plan` that `select` picks on a pool of `how.threads` threads.
+///
+/// `select` is how a resumed run skips finished subproblems and a shard keeps its own: the plan
+/// stays whole, so ids mean the same everywhere.
 pub fn execute(
-    n: u32,
-    subproblems: &[Subproblem],
+    plan: &Plan,
+    select: &(dyn Fn(&Subproblem) -> bool + Sync),
     how: Execution,
     observer: &dyn Observer,
 ) -> Result<Outcome, Error> {
@@ -90,14 +93,15 @@ pub fn execute(
         .map_err(|e| Error::Pool(e.to_string()))?;
     let start = Instant::now();
     let (tally, complete) = pool.install(|| {
-        subproblems
+        plan.subproblems()
             .par_iter()
             .with_max_len(1)
+            .filter(|sub| select(sub))
             .map(|sub| {
                 if observer.should_stop() {
                     return (Tally::default(), false);
                 }
-                let found = solve(n, sub, how.count_nodes);
+                let found = solve(plan, sub, how.count_nodes);
                 observer.finished(sub, &found);
                 (Tally::of(sub, &found), true)
             })
@@ -113,8 +117,9 @@ pub fn execute(
     })
 }
 
-/// Searches one subproblem.
-pub fn solve(n: u32, sub: &Subproblem, count_nodes: bool) -> Search {
+/// Searches one subproblem of `plan`.
+pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
+    let n = plan.n();
     let start = sub.partial(n);
     if count_nodes {
         kernel::count_with_nodes(n, start)

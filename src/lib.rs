@@ -26,6 +26,50 @@ pub use plan::{Plan, Subproblem};
 /// The largest board: one `u32` per attack set.
 pub const MAX_N: u32 = 32;
 
+/// A way of searching: each engine has its own plan and kernel, and all give the same counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// Left-right mirror symmetry, rows pre-placed from the top.
+    Mirror,
+}
+
+impl Engine {
+    /// Every engine, in the order `--help` lists them.
+    pub const ALL: [Engine; 1] = [Engine::Mirror];
+
+    /// The engine's name on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Mirror => "mirror",
+        }
+    }
+
+    /// The engine `count` uses for `n` when none is asked for: the fastest.
+    pub fn fastest(_n: u32) -> Engine {
+        Engine::Mirror
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Engine::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Engine::ALL.iter().map(|e| e.name()).collect();
+                format!("unknown engine '{s}': expected one of {}", names.join(", "))
+            })
+    }
+}
+
 /// Everything that can go wrong; each message names the problem and what is allowed.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum Error {
@@ -83,6 +127,8 @@ pub fn check_n(n: u32) -> Result<(), Error> {
 pub struct Options {
     /// Worker threads; the default is every logical core.
     pub threads: usize,
+    /// The engine; `None` picks the fastest for n.
+    pub engine: Option<Engine>,
     /// Rows pre-placed by the plan; `None` picks the depth automatically.
     pub split_depth: Option<u32>,
     /// Also count queens placed (reported as `nodes`).
@@ -93,6 +139,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             threads: num_cpus::get(),
+            engine: None,
             split_depth: None,
             count_nodes: false,
         }
@@ -108,6 +155,8 @@ pub struct Counts {
     pub total: u128,
     /// Queens placed, when asked for.
     pub nodes: Option<u128>,
+    /// The engine that counted.
+    pub engine: Engine,
     /// Worker threads used.
     pub threads: usize,
     /// Subproblems in the plan.
@@ -130,9 +179,10 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
     if options.threads == 0 {
         return Err(Error::NoThreads);
     }
-    match options.split_depth {
-        Some(depth) => Plan::mirror(n, depth),
-        None => Plan::mirror_auto(n, options.threads),
+    let engine = options.engine.unwrap_or_else(|| Engine::fastest(n));
+    match (engine, options.split_depth) {
+        (Engine::Mirror, Some(depth)) => Plan::mirror(n, depth),
+        (Engine::Mirror, None) => Plan::mirror_auto(n, options.threads),
     }
 }
 
@@ -148,7 +198,7 @@ pub fn count_observed(n: u32, options: &Options, observer: &dyn Observer) -> Res
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
-    let outcome = engine::execute(n, plan.subproblems(), how, observer)?;
+    let outcome = engine::execute(&plan, &|_| true, how, observer)?;
     if !outcome.complete {
         return Err(Error::Interrupted {
             done: outcome.tally.subproblems,
@@ -159,6 +209,7 @@ pub fn count_observed(n: u32, options: &Options, observer: &dyn Observer) -> Res
         n,
         total: outcome.tally.total,
         nodes: options.count_nodes.then_some(outcome.tally.nodes),
+        engine: plan.engine(),
         threads: options.threads,
         subproblems: plan.len(),
         split_depth: plan.split_depth(),

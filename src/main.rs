@@ -10,6 +10,13 @@ use app::{Error, Exit};
 fn main() -> ExitCode {
     let command = match cli::parse() {
         Ok(command) => command,
+        Err(err)
+            if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            // Bare `nqueens`: the help, as an error.
+            let _ = err.print();
+            return ExitCode::from(Exit::Usage as u8);
+        }
         Err(err) if !err.use_stderr() => {
             // --help and --version
             let _ = err.print();

@@ -15,7 +15,7 @@
 //!   row 1: its queen is never in the middle column, and only the left half is searched, weight 2.
 
 use crate::kernel::Partial;
-use crate::Error;
+use crate::{Engine, Error};
 
 /// The deepest split the plan builder accepts.
 pub const MAX_SPLIT_DEPTH: u32 = 10;
@@ -53,6 +53,7 @@ impl Subproblem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     n: u32,
+    engine: Engine,
     split_depth: u32,
     subproblems: Vec<Subproblem>,
 }
@@ -97,6 +98,7 @@ impl Plan {
         }
         Ok(Plan {
             n,
+            engine: Engine::Mirror,
             split_depth: depth,
             subproblems: builder.out,
         })
@@ -114,6 +116,11 @@ impl Plan {
     /// Board size.
     pub fn n(&self) -> u32 {
         self.n
+    }
+
+    /// The engine whose kernel runs the subproblems.
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     /// Rows pre-placed (before the middle-column rule of odd n adds one).

@@ -4,9 +4,10 @@
 
 /// True when a queen in `row`, `col` attacks none of the queens `cols[0..row]` (one per row).
 fn safe(cols: &[u8], row: usize, col: u8) -> bool {
-    cols[..row].iter().enumerate().all(|(r, &c)| {
-        c != col && (row - r) != usize::from(c.abs_diff(col))
-    })
+    cols[..row]
+        .iter()
+        .enumerate()
+        .all(|(r, &c)| c != col && (row - r) != usize::from(c.abs_diff(col)))
 }
 
 /// Every solution that extends the first rows `prefix`, as the column of each row's queen, in
@@ -45,7 +46,11 @@ pub fn solutions(n: usize) -> Vec<Vec<u8>> {
 pub fn board(cols: &[u8]) -> Vec<String> {
     let n = cols.len();
     cols.iter()
-        .map(|&c| (0..n).map(|i| if i == usize::from(c) { 'Q' } else { '.' }).collect())
+        .map(|&c| {
+            (0..n)
+                .map(|i| if i == usize::from(c) { 'Q' } else { '.' })
+                .collect()
+        })
         .collect()
 }
 

@@ -17,6 +17,8 @@ pub struct Report {
     pub verified: Option<bool>,
     /// Wall time of the search.
     pub elapsed_seconds: f64,
+    /// The engine that counted.
+    pub engine: crate::Engine,
     /// Worker threads.
     pub threads: usize,
     /// Subproblems in the plan.
@@ -36,6 +38,7 @@ impl From<&Counts> for Report {
             expected: crate::known::known(c.n).map(|k| k.total),
             verified: c.verified(),
             elapsed_seconds: c.elapsed.as_secs_f64(),
+            engine: c.engine,
             threads: c.threads,
             subproblems: c.subproblems,
             split_depth: c.split_depth,
@@ -63,21 +66,22 @@ impl Report {
 /// The header of the text table.
 pub fn table_header() -> String {
     format!(
-        "{:>3} {:>20} {:>10} {:>10} {:>8} {:>12} {:>6}",
-        "n", "total", "verified", "seconds", "threads", "subproblems", "depth"
+        "{:>3} {:>20} {:>10} {:>10} {:>8} {:>12} {:>6} {:>8}",
+        "n", "total", "verified", "seconds", "threads", "subproblems", "depth", "engine"
     )
 }
 
 /// One row of the text table.
 pub fn table_row(r: &Report) -> String {
     format!(
-        "{:>3} {:>20} {:>10} {:>10.3} {:>8} {:>12} {:>6}",
+        "{:>3} {:>20} {:>10} {:>10.3} {:>8} {:>12} {:>6} {:>8}",
         r.n,
         r.total,
         r.verdict(),
         r.elapsed_seconds,
         r.threads,
         r.subproblems,
-        r.split_depth
+        r.split_depth,
+        r.engine
     )
 }

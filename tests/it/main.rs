@@ -1,0 +1,6 @@
+//! The integration tests: one binary, one module per concern.
+
+mod cli;
+mod counts;
+mod kernel;
+mod util;
