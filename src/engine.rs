@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::kernel::{self, Search};
+use crate::kernel::{self, board_mask, AllRows, Search};
 use crate::plan::{Plan, Subproblem};
 use crate::Error;
 
@@ -120,13 +120,8 @@ pub fn execute(
 /// Searches one subproblem of `plan`.
 pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
     let n = plan.n();
-    let start = sub.partial(n);
-    if count_nodes {
-        kernel::count_with_nodes(n, start)
-    } else {
-        Search {
-            solutions: kernel::count(n, start),
-            nodes: 0,
-        }
+    match sub.start(n) {
+        (start, None) => kernel::search(n, &AllRows(board_mask(n)), start, count_nodes),
+        (start, Some(rows)) => kernel::search(n, &rows, start, count_nodes),
     }
 }

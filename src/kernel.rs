@@ -83,21 +83,90 @@ pub struct Search {
     pub nodes: u64,
 }
 
+/// Which squares of each row a search may use, on top of the attack sets.
+///
+/// The mirror engine allows every square; the symmetry engine forbids, row by row, the squares
+/// its pre-placed border queens attack and forces the rows those queens stand in. The search is
+/// compiled once per kind, so the plain board pays nothing for the generality.
+pub trait Rows {
+    /// The squares of `row` that may hold a queen.
+    fn allowed(&self, row: u32) -> u32;
+    /// The columns some row after `row` may still fill: once the queen of `row` is placed, a
+    /// free column outside it is a dead end, found as soon as the last row that could take it
+    /// is passed.
+    fn reach(&self, row: u32) -> u32;
+}
+
+/// Every square of every row of an `n`-board.
+#[derive(Debug, Clone, Copy)]
+pub struct AllRows(pub u32);
+
+impl Rows for AllRows {
+    #[inline(always)]
+    fn allowed(&self, _row: u32) -> u32 {
+        self.0
+    }
+    #[inline(always)]
+    fn reach(&self, _row: u32) -> u32 {
+        self.0
+    }
+}
+
+/// One mask of allowed squares per row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowMasks {
+    allowed: [u32; 32],
+    reach: [u32; 33],
+}
+
+impl RowMasks {
+    /// The masks of rows 0..32 (rows past the board allow nothing).
+    pub fn new(allowed: [u32; 32]) -> RowMasks {
+        let mut reach = [0u32; 33];
+        for row in (0..32).rev() {
+            reach[row] = reach[row + 1] | allowed[row];
+        }
+        RowMasks { allowed, reach }
+    }
+}
+
+impl Rows for RowMasks {
+    #[inline(always)]
+    fn allowed(&self, row: u32) -> u32 {
+        self.allowed[(row & 31) as usize]
+    }
+    #[inline(always)]
+    fn reach(&self, row: u32) -> u32 {
+        self.reach[(row & 31) as usize + 1]
+    }
+}
+
 /// Counts the completions of `start` on a board of width `n` (1 ≤ n ≤ 32).
 #[inline]
 pub fn count(n: u32, start: Partial) -> u64 {
-    search::<false>(n, start).solutions
+    search_in::<_, false>(n, &AllRows(board_mask(n)), start).solutions
 }
 
 /// Counts the completions of `start` and the queens placed on the way.
 pub fn count_with_nodes(n: u32, start: Partial) -> Search {
-    search::<true>(n, start)
+    search_in::<_, true>(n, &AllRows(board_mask(n)), start)
+}
+
+/// Counts the completions of `start` using only the squares `rows` allows, and the queens
+/// placed when `count_nodes` is set.
+pub fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: bool) -> Search {
+    if count_nodes {
+        search_in::<R, true>(n, rows, start)
+    } else {
+        search_in::<R, false>(n, rows, start)
+    }
 }
 
 /// The backtrack. `NODES` compiles the node counter in or out of the hot loop.
 #[inline(always)]
-fn search<const NODES: bool>(n: u32, start: Partial) -> Search {
+fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
     let mask = board_mask(n);
+    let free = |row: u32, cols: u32, ld: u32, rd: u32| rows.allowed(row) & !(cols | ld | rd);
     if start.row + 2 >= n {
         return match n - start.row.min(n) {
             0 => Search {
@@ -105,18 +174,18 @@ fn search<const NODES: bool>(n: u32, start: Partial) -> Search {
                 nodes: 0,
             },
             1 => {
-                let hit = u64::from(start.free(n) != 0);
+                let hit = u64::from(free(start.row, start.cols, start.ld, start.rd) != 0);
                 Search {
                     solutions: hit,
                     nodes: hit,
                 }
             }
-            _ => last_two::<NODES>(mask, start.cols, start.ld, start.rd),
+            _ => last_two::<NODES>(mask, rows, n, start.cols, start.ld, start.rd),
         };
     }
     // The row whose placement leaves only rows n - 2 and n - 1 empty.
     let last = n - 3;
-    // Saved rows that still have untried squares, as four plain arrays so each push and pop stays
+    // Saved rows that still have untried squares, as plain arrays so each push and pop stays
     // scalar moves. A row with no square left is never pushed (its slot is overwritten), so a
     // pop always resumes real work and the stack holds at most one frame per row.
     let mut st_avail = [0u32; 32];
@@ -131,7 +200,7 @@ fn search<const NODES: bool>(n: u32, start: Partial) -> Search {
         mut ld,
         mut rd,
     } = start;
-    let mut avail = start.free(n);
+    let mut avail = free(row, cols, ld, rd);
     let mut found = Search::default();
     loop {
         if avail != 0 {
@@ -141,8 +210,11 @@ fn search<const NODES: bool>(n: u32, start: Partial) -> Search {
             if NODES {
                 found.nodes += 1;
             }
+            if mask & !nc & !rows.reach(row) != 0 {
+                continue;
+            }
             if row == last {
-                let tail = last_two::<NODES>(mask, nc, nl, nr);
+                let tail = last_two::<NODES>(mask, rows, n, nc, nl, nr);
                 found.solutions += tail.solutions;
                 found.nodes += tail.nodes;
                 continue;
@@ -151,7 +223,7 @@ fn search<const NODES: bool>(n: u32, start: Partial) -> Search {
             (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]) = (avail, cols, ld, rd, row);
             sp += usize::from(avail != 0);
             (cols, ld, rd, row) = (nc, nl, nr, row + 1);
-            avail = mask & !(cols | ld | rd);
+            avail = free(row, cols, ld, rd);
         } else {
             if sp == 0 {
                 break;
@@ -171,12 +243,19 @@ fn search<const NODES: bool>(n: u32, start: Partial) -> Search {
 /// free of the diagonals in row n - 2 and its second free of them in row n - 1, and neither
 /// works when x and y are adjacent (the two queens would share a diagonal).
 #[inline(always)]
-fn last_two<const NODES: bool>(mask: u32, cols: u32, ld: u32, rd: u32) -> Search {
+fn last_two<const NODES: bool>(
+    mask: u32,
+    rows: &impl Rows,
+    n: u32,
+    cols: u32,
+    ld: u32,
+    rd: u32,
+) -> Search {
     let open = mask & !cols;
     let x = open & open.wrapping_neg();
     let y = open ^ x;
-    let here = !(ld | rd);
-    let next = !((ld << 1) | (rd >> 1));
+    let here = rows.allowed(n - 2) & !(ld | rd);
+    let next = rows.allowed(n - 1) & !((ld << 1) | (rd >> 1));
     let apart = u64::from(y != x << 1);
     let xy = u64::from(here & x != 0) & u64::from(next & y != 0);
     let yx = u64::from(here & y != 0) & u64::from(next & x != 0);

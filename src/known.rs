@@ -163,6 +163,12 @@ pub fn verify_total(n: u32, total: u128) -> Option<bool> {
     known(n).map(|k| k.total == total)
 }
 
+/// Whether both counts are right for `n`: `None` when no value is known. A `unique` of `None`
+/// (it could not be derived) is never right.
+pub fn verify(n: u32, total: u128, unique: Option<u128>) -> Option<bool> {
+    known(n).map(|k| k.total == total && unique == Some(k.unique))
+}
+
 /// Every known entry, from n = 1 up.
 pub fn table() -> &'static [Known] {
     &TABLE
@@ -183,5 +189,8 @@ mod tests {
         assert_eq!(verify_total(8, 92), Some(true));
         assert_eq!(verify_total(8, 93), Some(false));
         assert_eq!(verify_total(30, 1), None);
+        assert_eq!(verify(8, 92, Some(12)), Some(true));
+        assert_eq!(verify(8, 92, Some(11)), Some(false));
+        assert_eq!(verify(8, 92, None), Some(false));
     }
 }

@@ -11,6 +11,8 @@
 //! assert_eq!(counts.verified(), Some(true));
 //! ```
 
+pub mod border;
+pub mod burnside;
 pub mod engine;
 pub mod kernel;
 pub mod known;
@@ -32,22 +34,25 @@ pub const MAX_N: u32 = 32;
 pub enum Engine {
     /// Left-right mirror symmetry, rows pre-placed from the top.
     Mirror,
+    /// All 8 symmetries of the square: borders pre-placed, one per symmetry class.
+    Symmetry,
 }
 
 impl Engine {
     /// Every engine, in the order `--help` lists them.
-    pub const ALL: [Engine; 1] = [Engine::Mirror];
+    pub const ALL: [Engine; 2] = [Engine::Mirror, Engine::Symmetry];
 
     /// The engine's name on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Mirror => "mirror",
+            Engine::Symmetry => "symmetry",
         }
     }
 
     /// The engine `count` uses for `n` when none is asked for: the fastest.
     pub fn fastest(_n: u32) -> Engine {
-        Engine::Mirror
+        Engine::Symmetry
     }
 }
 
@@ -153,6 +158,9 @@ pub struct Counts {
     pub n: u32,
     /// All solutions.
     pub total: u128,
+    /// Fundamental solutions, by Burnside's lemma from the total ([`burnside`]); `None` when the
+    /// total cannot be right (the lemma's sum is not a multiple of 8).
+    pub unique: Option<u128>,
     /// Queens placed, when asked for.
     pub nodes: Option<u128>,
     /// The engine that counted.
@@ -168,9 +176,9 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Whether `total` equals the published count; `None` when none is known.
+    /// Whether `total` and `unique` equal the published counts; `None` when none are known.
     pub fn verified(&self) -> Option<bool> {
-        known::verify_total(self.n, self.total)
+        known::verify(self.n, self.total, self.unique)
     }
 }
 
@@ -180,9 +188,9 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
         return Err(Error::NoThreads);
     }
     let engine = options.engine.unwrap_or_else(|| Engine::fastest(n));
-    match (engine, options.split_depth) {
-        (Engine::Mirror, Some(depth)) => Plan::mirror(n, depth),
-        (Engine::Mirror, None) => Plan::mirror_auto(n, options.threads),
+    match options.split_depth {
+        Some(depth) => Plan::new(engine, n, depth),
+        None => Plan::auto(engine, n, options.threads),
     }
 }
 
@@ -208,6 +216,7 @@ pub fn count_observed(n: u32, options: &Options, observer: &dyn Observer) -> Res
     Ok(Counts {
         n,
         total: outcome.tally.total,
+        unique: burnside::unique(n, outcome.tally.total),
         nodes: options.count_nodes.then_some(outcome.tally.nodes),
         engine: plan.engine(),
         threads: options.threads,

@@ -1,10 +1,14 @@
 //! The plan: a deterministic, ordered list of independent weighted subproblems.
 //!
-//! A subproblem is a board whose first rows hold pre-placed queens; its solutions are the ways to
-//! complete it, and its weight says how many solutions of the whole board each of them stands for.
-//! The total is `Σ weight × completions`. Progress, checkpoints and shards all refer to subproblems
-//! by their `id`, the index in this list, so a plan must come out the same on every machine for the
-//! same `(n, split depth)`: it never depends on the thread count once the depth is fixed.
+//! A subproblem is a board with some queens pre-placed; its solutions are the ways to complete
+//! it, and its weight says how many solutions of the whole board each of them stands for. The
+//! total is `Σ weight × completions`. Engines differ only in which queens they pre-place:
+//! - `mirror` fills rows `0..d` and uses the left-right mirror (weight 2, see below);
+//! - `symmetry` fills the border (rows 0 and n-1, columns 0 and n-1) up to the 8 symmetries of
+//!   the square and then rows `1..=d` (see [`crate::border`]).
+//!
+//! Progress, checkpoints and shards all refer to subproblems by their `id`, the index in this
+//! list, so a plan comes out the same on every machine for the same `(n, engine, split depth)`.
 //!
 //! # Why the left-right mirror is exact
 //! Reflecting a solution in the vertical axis (column c ↦ n-1-c) gives another solution, and no
@@ -14,39 +18,124 @@
 //! - for odd n, a row-0 queen in the middle column is its own mirror, so the pairing moves to
 //!   row 1: its queen is never in the middle column, and only the left half is searched, weight 2.
 
-use crate::kernel::Partial;
+use crate::kernel::{board_mask, Partial, RowMasks};
 use crate::{Engine, Error};
 
 /// The deepest split the plan builder accepts.
 pub const MAX_SPLIT_DEPTH: u32 = 10;
 /// The most subproblems one plan may hold (about 400 MiB).
-pub const MAX_SUBPROBLEMS: usize = 1 << 24;
+pub const MAX_SUBPROBLEMS: usize = 1 << 23;
 /// Auto depth aims at this many subproblems per worker thread at least.
 pub const SUBPROBLEMS_PER_THREAD: usize = 32;
 
-const PREFIX: usize = MAX_SPLIT_DEPTH as usize;
+/// Pre-placed queens one subproblem may hold: a split plus the border.
+const MAX_QUEENS: usize = MAX_SPLIT_DEPTH as usize + 4;
 
-/// One independent piece of the search: pre-placed queens in rows `0..depth` and a weight.
+/// A queen on the board: `(row, column)`.
+pub type Queen = (u8, u8);
+
+/// One independent piece of the search: pre-placed queens and a weight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Subproblem {
     /// Position in the plan, from 0.
     pub id: usize,
     /// Solutions of the whole board that each completion of this one stands for.
     pub weight: u32,
-    depth: u8,
-    queens: [u8; PREFIX],
+    rule: Rule,
+    len: u8,
+    queens: [Queen; MAX_QUEENS],
+}
+
+/// Squares a subproblem forbids beyond those its queens attack: how the symmetry engine keeps
+/// one solution per class without pre-placing every border queen (see [`crate::border`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Rule {
+    /// Nothing more.
+    #[default]
+    Free,
+    /// Corner family: column 1 is empty in rows `2..=j` (its queen sits below row `j`).
+    Corner {
+        /// The column of the row-1 queen.
+        j: u8,
+    },
+    /// Strict family: the queens of columns 0 and n-1 and of row n-1 are all farther than `d`
+    /// from their nearest corner, `d` being the distance of the row-0 queen.
+    Strict {
+        /// The column of the row-0 queen.
+        d: u8,
+    },
+}
+
+impl Rule {
+    /// The squares of `row` this rule leaves open on an `n`-board.
+    pub fn allowed(self, n: u32, row: u32) -> u32 {
+        let all = board_mask(n);
+        let m = n - 1;
+        match self {
+            Rule::Free => all,
+            Rule::Corner { j } if (2..=u32::from(j)).contains(&row) => all & !0b10,
+            Rule::Corner { .. } => all,
+            Rule::Strict { d } => {
+                let d = u32::from(d);
+                if row == m {
+                    // Columns d+1 ..= m-d-1.
+                    board_mask(m - d) & !board_mask(d + 1)
+                } else if (1..=d).contains(&row) || (m - d..m).contains(&row) {
+                    all & !(1 | 1 << m)
+                } else {
+                    all
+                }
+            }
+        }
+    }
 }
 
 impl Subproblem {
-    /// The columns of the pre-placed queens, row 0 first.
-    pub fn queens(&self) -> &[u8] {
-        &self.queens[..usize::from(self.depth)]
+    /// The pre-placed queens as `(row, column)`, by row.
+    pub fn queens(&self) -> &[Queen] {
+        &self.queens[..usize::from(self.len)]
     }
 
-    /// The pre-placed board, ready for the kernel.
-    pub fn partial(&self, n: u32) -> Partial {
-        Partial::from_queens(n, self.queens()).expect("a plan holds only legal prefixes")
+    /// The search this subproblem asks for: the board after its queens of rows 0, 1, … (as far
+    /// as they go without a gap), and the squares each later row may use, or `None` when every
+    /// pre-placed queen is in that top block (then every square of the later rows is allowed).
+    pub fn start(&self, n: u32) -> (Partial, Option<RowMasks>) {
+        let queens = self.queens();
+        let top = queens
+            .iter()
+            .enumerate()
+            .take_while(|(i, q)| usize::from(q.0) == *i)
+            .count();
+        let cols: Vec<u8> = queens[..top].iter().map(|q| q.1).collect();
+        let start = Partial::from_queens(n, &cols).expect("a plan holds only legal boards");
+        if top == queens.len() && self.rule == Rule::Free {
+            return (start, None);
+        }
+        let mut masks = [0u32; 32];
+        for (row, mask) in masks.iter_mut().enumerate().take(n as usize) {
+            *mask = match queens.iter().find(|q| usize::from(q.0) == row) {
+                Some(q) => 1 << q.1,
+                None => self.rule.allowed(n, row as u32) & !attacks(n, queens, row as u32),
+            };
+        }
+        (start, Some(RowMasks::new(masks)))
     }
+}
+
+/// The squares of `row` that `queens` attack along columns and diagonals.
+pub fn attacks(n: u32, queens: &[Queen], row: u32) -> u32 {
+    queens.iter().fold(0, |acc, &(r, c)| {
+        let d = row.abs_diff(u32::from(r));
+        let c = u32::from(c);
+        let mut a = acc | 1 << c;
+        if c + d < n {
+            a |= 1 << (c + d);
+        }
+        if d <= c {
+            a |= 1 << (c - d);
+        }
+        a
+    })
 }
 
 /// The subproblems of one board size, in a fixed order.
@@ -59,11 +148,11 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The mirror plan of an `n`-board split after `split_depth` rows (clamped to `n`).
+    /// The plan of `engine` for an `n`-board split after `split_depth` rows.
     ///
-    /// Depth 0 is the whole board as one subproblem of weight 1; from depth 1 on the mirror
-    /// symmetry halves the work.
-    pub fn mirror(n: u32, split_depth: u32) -> Result<Plan, Error> {
+    /// Mirror: rows `0..split_depth` are pre-placed (depth 0 is the whole board as one subproblem
+    /// of weight 1). Symmetry: the border and then rows `1..=split_depth`.
+    pub fn new(engine: Engine, n: u32, split_depth: u32) -> Result<Plan, Error> {
         crate::check_n(n)?;
         if split_depth > MAX_SPLIT_DEPTH {
             return Err(Error::SplitDepth {
@@ -71,46 +160,43 @@ impl Plan {
                 max: MAX_SPLIT_DEPTH,
             });
         }
-        let depth = split_depth.min(n);
-        let mut builder = Builder {
-            n,
-            depth: depth as usize,
-            out: Vec::new(),
-        };
-        if depth == 0 {
-            builder.push(&[], 1)?;
-        } else {
-            for c in 0..n / 2 {
-                builder.extend(&mut vec![c as u8], 2)?;
-            }
-            if n % 2 == 1 {
-                let mid = (n / 2) as u8;
-                if n == 1 {
-                    builder.push(&[mid], 1)?;
-                }
-                for c in 0..mid {
-                    if let Some(p) = Partial::from_queens(n, &[mid, c]) {
-                        debug_assert_eq!(p.row, 2);
-                        builder.extend(&mut vec![mid, c], 2)?;
-                    }
-                }
-            }
+        let split_depth = split_depth.min(n);
+        let mut builder = Builder::new(n, split_depth);
+        match engine {
+            Engine::Mirror => mirror(&mut builder)?,
+            Engine::Symmetry => crate::border::plan(&mut builder)?,
         }
         Ok(Plan {
             n,
-            engine: Engine::Mirror,
-            split_depth: depth,
+            engine,
+            split_depth,
             subproblems: builder.out,
         })
     }
 
-    /// The mirror plan with the shallowest depth that gives every thread enough work.
+    /// The plan of `engine` with the shallowest split that gives every thread enough work.
     ///
     /// The target is at least [`SUBPROBLEMS_PER_THREAD`] subproblems per thread, and at least
-    /// 2^min(n-8, 17) so that the pieces of a long run stay short (seconds to minutes at n ≥ 20) for
-    /// progress and checkpoints. Up to 8 threads the depth depends on `n` alone.
-    pub fn mirror_auto(n: u32, threads: usize) -> Result<Plan, Error> {
-        Plan::mirror(n, auto_depth(n, threads)?)
+    /// 2^min(n-8, 17) so that the pieces of a long run stay short (seconds to minutes at n ≥ 20)
+    /// for progress and checkpoints. Up to 8 threads the depth depends on `n` alone. The symmetry
+    /// plan starts at depth 2, which splits its few large rule families.
+    pub fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error> {
+        crate::check_n(n)?;
+        let target =
+            (SUBPROBLEMS_PER_THREAD * threads.max(1)).max(1 << n.saturating_sub(8).min(17));
+        // The symmetry plan's rule families are a handful of huge pieces until a couple of rows
+        // below the border are pre-placed too.
+        let mut depth = match engine {
+            Engine::Mirror => 1,
+            Engine::Symmetry => 2,
+        };
+        loop {
+            let plan = Plan::new(engine, n, depth)?;
+            if plan.len() >= target || depth >= n.min(MAX_SPLIT_DEPTH) {
+                return Ok(plan);
+            }
+            depth += 1;
+        }
     }
 
     /// Board size.
@@ -118,12 +204,12 @@ impl Plan {
         self.n
     }
 
-    /// The engine whose kernel runs the subproblems.
+    /// The engine whose plan this is.
     pub fn engine(&self) -> Engine {
         self.engine
     }
 
-    /// Rows pre-placed (before the middle-column rule of odd n adds one).
+    /// The split depth the plan was built with.
     pub fn split_depth(&self) -> u32 {
         self.split_depth
     }
@@ -138,69 +224,90 @@ impl Plan {
         self.subproblems.len()
     }
 
-    /// True when the board has no solution at all beyond the split (n = 2, 3).
+    /// True when the board has no solution (n = 2, 3).
     pub fn is_empty(&self) -> bool {
         self.subproblems.is_empty()
     }
 }
 
-/// The split depth [`Plan::mirror_auto`] picks.
-pub fn auto_depth(n: u32, threads: usize) -> Result<u32, Error> {
-    crate::check_n(n)?;
-    let target = (SUBPROBLEMS_PER_THREAD * threads.max(1)).max(1 << n.saturating_sub(8).min(17));
-    let mut depth = 1;
-    while depth < n.min(MAX_SPLIT_DEPTH) && prefix_count(n, depth) < target {
-        depth += 1;
+/// The mirror plan: rows `0..depth`, left half of row 0 (or of row 1 under a middle queen).
+fn mirror(b: &mut Builder) -> Result<(), Error> {
+    let n = b.n;
+    if b.depth == 0 {
+        return b.push(&[], 1, Rule::Free);
     }
-    Ok(depth)
+    if n == 1 {
+        return b.push(&[(0, 0)], 1, Rule::Free);
+    }
+    for c in 0..n / 2 {
+        b.extend(&mut vec![(0, c as u8)], 0..b.depth, 2, Rule::Free)?;
+    }
+    if n % 2 == 1 {
+        let mid = (n / 2) as u8;
+        for c in 0..mid - 1 {
+            b.extend(&mut vec![(0, mid), (1, c)], 0..b.depth, 2, Rule::Free)?;
+        }
+    }
+    Ok(())
 }
 
-/// How many subproblems the mirror plan of depth `depth` has, without storing them.
-fn prefix_count(n: u32, depth: u32) -> usize {
-    Plan::mirror(n, depth).map_or(usize::MAX, |p| p.len())
-}
-
-/// Depth-first enumeration of legal prefixes, in lexicographic order of the columns.
-struct Builder {
-    n: u32,
-    depth: usize,
+/// Collects subproblems in the order they are found.
+pub(crate) struct Builder {
+    pub(crate) n: u32,
+    pub(crate) depth: u32,
     out: Vec<Subproblem>,
 }
 
 impl Builder {
-    fn push(&mut self, queens: &[u8], weight: u32) -> Result<(), Error> {
+    fn new(n: u32, depth: u32) -> Builder {
+        Builder {
+            n,
+            depth,
+            out: Vec::new(),
+        }
+    }
+
+    /// Adds a subproblem (the queens must not attack each other).
+    pub(crate) fn push(&mut self, queens: &[Queen], weight: u32, rule: Rule) -> Result<(), Error> {
         if self.out.len() == MAX_SUBPROBLEMS {
             return Err(Error::PlanTooLarge {
                 n: self.n,
-                depth: self.depth as u32,
+                depth: self.depth,
                 max: MAX_SUBPROBLEMS,
             });
         }
-        let mut prefix = [0u8; PREFIX];
-        prefix[..queens.len()].copy_from_slice(queens);
+        let mut sorted = [(0, 0); MAX_QUEENS];
+        sorted[..queens.len()].copy_from_slice(queens);
+        sorted[..queens.len()].sort_unstable();
         self.out.push(Subproblem {
             id: self.out.len(),
             weight,
-            depth: queens.len() as u8,
-            queens: prefix,
+            rule,
+            len: queens.len() as u8,
+            queens: sorted,
         });
         Ok(())
     }
 
-    /// Pushes every legal extension of `queens` to `depth` rows (or `queens` itself if longer).
-    fn extend(&mut self, queens: &mut Vec<u8>, weight: u32) -> Result<(), Error> {
-        if queens.len() >= self.depth {
-            return self.push(queens, weight);
-        }
-        let Some(p) = Partial::from_queens(self.n, queens) else {
-            return Ok(());
+    /// Adds every way to give each row of `rows` that has no queen yet one more queen, in
+    /// lexicographic order of the columns.
+    pub(crate) fn extend(
+        &mut self,
+        queens: &mut Vec<Queen>,
+        mut rows: std::ops::Range<u32>,
+        weight: u32,
+        rule: Rule,
+    ) -> Result<(), Error> {
+        let Some(row) = rows.find(|&r| r < self.n && queens.iter().all(|q| u32::from(q.0) != r))
+        else {
+            return self.push(queens, weight, rule);
         };
-        let mut free = p.free(self.n);
+        let mut free = rule.allowed(self.n, row) & !attacks(self.n, queens, row);
         while free != 0 {
             let c = free.trailing_zeros();
             free &= free - 1;
-            queens.push(c as u8);
-            self.extend(queens, weight)?;
+            queens.push((row as u8, c as u8));
+            self.extend(queens, row + 1..rows.end, weight, rule)?;
             queens.pop();
         }
         Ok(())
@@ -211,45 +318,62 @@ impl Builder {
 mod tests {
     use super::*;
 
+    fn columns(s: &Subproblem) -> Vec<u8> {
+        s.queens().iter().map(|q| q.1).collect()
+    }
+
     #[test]
     fn sizes_match_the_design_notes() {
-        // Before the mirror: 16 / 210 / 2236 prefixes at n = 16; the mirror keeps about half.
-        assert_eq!(Plan::mirror(16, 1).unwrap().len(), 8);
-        assert_eq!(Plan::mirror(16, 2).unwrap().len(), 105);
-        assert_eq!(Plan::mirror(16, 3).unwrap().len(), 1118);
+        // Before the mirror: 16 / 210 / 2236 prefixes at n = 16; the mirror keeps half.
+        assert_eq!(Plan::new(Engine::Mirror, 16, 1).unwrap().len(), 8);
+        assert_eq!(Plan::new(Engine::Mirror, 16, 2).unwrap().len(), 105);
+        assert_eq!(Plan::new(Engine::Mirror, 16, 3).unwrap().len(), 1118);
     }
 
     #[test]
     fn ids_are_positions_and_order_is_lexicographic() {
-        let plan = Plan::mirror(9, 3).unwrap();
+        let plan = Plan::new(Engine::Mirror, 9, 3).unwrap();
         for (i, s) in plan.subproblems().iter().enumerate() {
             assert_eq!(s.id, i);
         }
-        let prefixes: Vec<_> = plan.subproblems().iter().map(|s| s.queens()).collect();
+        let prefixes: Vec<_> = plan.subproblems().iter().map(columns).collect();
         assert!(prefixes.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
     fn odd_middle_column_pairs_through_row_one() {
-        let plan = Plan::mirror(5, 1).unwrap();
-        let queens: Vec<_> = plan.subproblems().iter().map(|s| s.queens()).collect();
-        assert_eq!(queens, vec![&[0][..], &[1], &[2, 0]]);
+        let plan = Plan::new(Engine::Mirror, 5, 1).unwrap();
+        let queens: Vec<_> = plan.subproblems().iter().map(columns).collect();
+        assert_eq!(queens, vec![vec![0], vec![1], vec![2, 0]]);
         assert!(plan.subproblems().iter().all(|s| s.weight == 2));
     }
 
     #[test]
     fn auto_depth_gives_every_thread_work() {
-        for n in 4..=20 {
-            let plan = Plan::mirror_auto(n, 2).unwrap();
-            assert!(plan.len() >= 64 || plan.split_depth() == n, "n = {n}");
+        for engine in Engine::ALL {
+            for n in 4..=18 {
+                let plan = Plan::auto(engine, n, 2).unwrap();
+                assert!(
+                    plan.len() >= 64 || plan.split_depth() == n,
+                    "{engine} n = {n}"
+                );
+            }
         }
     }
 
     #[test]
     fn too_deep_a_split_is_refused() {
         assert!(matches!(
-            Plan::mirror(8, MAX_SPLIT_DEPTH + 1),
+            Plan::new(Engine::Mirror, 8, MAX_SPLIT_DEPTH + 1),
             Err(Error::SplitDepth { .. })
         ));
+    }
+
+    #[test]
+    fn attacks_cover_columns_and_both_diagonals() {
+        // A queen at (2, 3) on an 8-board, seen from row 4: columns 3, 1 and 5.
+        assert_eq!(attacks(8, &[(2, 3)], 4), 0b10_1010);
+        // Off the board to the left and right is dropped.
+        assert_eq!(attacks(4, &[(0, 0)], 3), 0b1001);
     }
 }

@@ -11,9 +11,13 @@ pub struct Report {
     pub n: u32,
     /// All solutions.
     pub total: u128,
+    /// Fundamental solutions (distinct up to rotation and reflection).
+    pub unique: Option<u128>,
     /// The published total, when known.
     pub expected: Option<u128>,
-    /// `true` / `false` against the published total, `null` when none is known.
+    /// The published fundamental count, when known.
+    pub expected_unique: Option<u128>,
+    /// `true` / `false` against the published counts (both), `null` when none is known.
     pub verified: Option<bool>,
     /// Wall time of the search.
     pub elapsed_seconds: f64,
@@ -35,7 +39,9 @@ impl From<&Counts> for Report {
         Report {
             n: c.n,
             total: c.total,
+            unique: c.unique,
             expected: crate::known::known(c.n).map(|k| k.total),
+            expected_unique: crate::known::known(c.n).map(|k| k.unique),
             verified: c.verified(),
             elapsed_seconds: c.elapsed.as_secs_f64(),
             engine: c.engine,
@@ -55,9 +61,9 @@ impl Report {
 
     /// What the `verified` column says.
     pub fn verdict(&self) -> String {
-        match (self.verified, self.expected) {
-            (Some(true), _) => "yes".to_string(),
-            (Some(false), Some(e)) => format!("NO (expected {e})"),
+        match (self.verified, self.expected, self.expected_unique) {
+            (Some(true), ..) => "yes".to_string(),
+            (Some(false), Some(t), Some(u)) => format!("NO (expected {t} / {u})"),
             _ => "unknown".to_string(),
         }
     }
@@ -66,17 +72,18 @@ impl Report {
 /// The header of the text table.
 pub fn table_header() -> String {
     format!(
-        "{:>3} {:>20} {:>10} {:>10} {:>8} {:>12} {:>6} {:>8}",
-        "n", "total", "verified", "seconds", "threads", "subproblems", "depth", "engine"
+        "{:>3} {:>20} {:>18} {:>10} {:>10} {:>8} {:>12} {:>6} {:>8}",
+        "n", "total", "unique", "verified", "seconds", "threads", "subproblems", "depth", "engine"
     )
 }
 
 /// One row of the text table.
 pub fn table_row(r: &Report) -> String {
     format!(
-        "{:>3} {:>20} {:>10} {:>10.3} {:>8} {:>12} {:>6} {:>8}",
+        "{:>3} {:>20} {:>18} {:>10} {:>10.3} {:>8} {:>12} {:>6} {:>8}",
         r.n,
         r.total,
+        r.unique.map_or_else(|| "?".to_string(), |u| u.to_string()),
         r.verdict(),
         r.elapsed_seconds,
         r.threads,

@@ -57,6 +57,10 @@ fn json_lines_carry_the_documented_fields() {
         assert!(o["elapsed_seconds"].as_f64().unwrap() >= 0.0);
         assert_eq!(o["threads"], 3);
         assert!(o["subproblems"].as_u64().is_some());
+        assert_eq!(
+            o["unique"].as_u64().unwrap() as u128,
+            nqueens::known::known(n as u32).unwrap().unique
+        );
         assert_eq!(o["verified"], true);
     }
 }

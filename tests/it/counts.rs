@@ -1,38 +1,56 @@
 //! Every count equals the published table, however the run is split and scheduled.
 
-use nqueens::{known, Options};
+use nqueens::{known, Engine, Options};
 
-fn count(n: u32, threads: usize, split_depth: Option<u32>) -> u128 {
+fn count(engine: Engine, n: u32, threads: usize, split_depth: Option<u32>) -> (u128, Option<u128>) {
     let options = Options {
+        engine: Some(engine),
         threads,
         split_depth,
         ..Options::default()
     };
-    nqueens::count(n, &options).unwrap().total
+    let c = nqueens::count(n, &options).unwrap();
+    (c.total, c.unique)
 }
 
 #[test]
-fn every_n_up_to_16_matches_the_table() {
-    for n in 1..=16 {
+fn every_engine_matches_the_table_up_to_16() {
+    for engine in Engine::ALL {
+        for n in 1..=16 {
+            let k = known::known(n).unwrap();
+            assert_eq!(
+                count(engine, n, 2, None),
+                (k.total, Some(k.unique)),
+                "{engine} n = {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_default_engine_verifies() {
+    for n in 1..=12 {
         let counts = nqueens::count(n, &Options::default()).unwrap();
-        assert_eq!(counts.total, known::known(n).unwrap().total, "n = {n}");
-        assert_eq!(counts.verified(), Some(true));
+        assert_eq!(counts.verified(), Some(true), "n = {n}");
     }
 }
 
 #[test]
 fn threads_and_split_depth_do_not_change_the_count() {
-    for n in [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13] {
-        let expected = known::known(n).unwrap().total;
-        for threads in [1, 2, 3, 8] {
-            for depth in 0..=4 {
-                assert_eq!(
-                    count(n, threads, Some(depth)),
-                    expected,
-                    "n = {n}, threads = {threads}, depth = {depth}"
-                );
+    for engine in Engine::ALL {
+        for n in [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13] {
+            let k = known::known(n).unwrap();
+            let expected = (k.total, Some(k.unique));
+            for threads in [1, 2, 3, 8] {
+                for depth in 0..=4 {
+                    assert_eq!(
+                        count(engine, n, threads, Some(depth)),
+                        expected,
+                        "{engine} n = {n}, threads = {threads}, depth = {depth}"
+                    );
+                }
+                assert_eq!(count(engine, n, threads, None), expected);
             }
-            assert_eq!(count(n, threads, None), expected);
         }
     }
 }
@@ -79,7 +97,7 @@ fn a_plan_is_deterministic_and_its_weights_add_up() {
     let by_hand: u128 = a
         .subproblems()
         .iter()
-        .map(|s| u128::from(s.weight) * u128::from(nqueens::kernel::count(14, s.partial(14))))
+        .map(|s| u128::from(s.weight) * u128::from(nqueens::engine::solve(&a, s, false).solutions))
         .sum();
     assert_eq!(by_hand, 365_596);
 }
