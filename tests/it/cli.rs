@@ -24,14 +24,23 @@ fn a_range_prints_one_row_per_n() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(rows.len(), 6);
-    for (row, (n, total)) in rows
-        .iter()
-        .zip([(4, 2), (5, 10), (6, 4), (7, 40), (8, 92), (9, 352)])
-    {
+    let expected = [
+        (4, 2, 1),
+        (5, 10, 2),
+        (6, 4, 1),
+        (7, 40, 6),
+        (8, 92, 12),
+        (9, 352, 46),
+    ];
+    for (row, (n, total, unique)) in rows.iter().zip(expected) {
         let cells: Vec<&str> = row.split_whitespace().collect();
-        assert_eq!(cells[0], n.to_string());
-        assert_eq!(cells[1], total.to_string());
-        assert_eq!(cells[2], "yes");
+        let want = [
+            n.to_string(),
+            total.to_string(),
+            unique.to_string(),
+            "yes".into(),
+        ];
+        assert_eq!(cells[..4], want);
     }
 }
 
@@ -61,6 +70,8 @@ fn json_lines_carry_the_documented_fields() {
             o["unique"].as_u64().unwrap() as u128,
             nqueens::known::known(n as u32).unwrap().unique
         );
+        let k = nqueens::known::known(n as u32).unwrap();
+        assert_eq!(o["unique"].as_u64().unwrap() as u128, k.unique);
         assert_eq!(o["verified"], true);
     }
 }
