@@ -219,11 +219,16 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
                 found.nodes += tail.nodes;
                 continue;
             }
+            // Look ahead: the next row needs a free square, and the one after it a square this
+            // queen leaves open. Dead ends die here, before a push.
+            let next = free(row + 1, nc, nl, nr);
+            if next == 0 {
+                continue;
+            }
             let i = sp & 31;
             (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]) = (avail, cols, ld, rd, row);
             sp += usize::from(avail != 0);
-            (cols, ld, rd, row) = (nc, nl, nr, row + 1);
-            avail = free(row, cols, ld, rd);
+            (cols, ld, rd, row, avail) = (nc, nl, nr, row + 1, next);
         } else {
             if sp == 0 {
                 break;
