@@ -98,11 +98,6 @@ fn list<T: Display>(items: &[T]) -> String {
 pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
     let results = parse(inputs)?;
     let first = &results.first().ok_or(Error::Empty)?.1;
-    same(&results, "n", |r| r.n)?;
-    same(&results, "engine", |r| r.engine.name())?;
-    same(&results, "split depth", |r| r.split_depth)?;
-    same(&results, "plan size", |r| r.plan_subproblems)?;
-    same(&results, "number of shards K", |r| r.shards)?;
 
     // Rebuild the plan and partition and hold every shard to them.
     let options = Options {
@@ -227,7 +222,7 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
 }
 
 /// Every partial result in `inputs`, named `file` or `file#k` (the k-th object of a file with
-/// several), or every reason some are not.
+/// several), when all are readable results of one run; otherwise every reason they are not.
 fn parse(inputs: &[Input]) -> Result<Vec<(String, PartialResult)>, Error> {
     if inputs.is_empty() {
         return Err(Error::Empty);
@@ -270,9 +265,21 @@ fn parse(inputs: &[Input]) -> Result<Vec<(String, PartialResult)>, Error> {
     if !bad.is_empty() {
         return Err(Error::Malformed(bad));
     }
-    same(&values, "format version", |v| {
-        v["format_version"].to_string()
-    })?;
+    // Runs are compared before the fields are read, so that a result of another run is called
+    // that even when this program cannot read it (another version, an unknown engine).
+    for (field, key) in [
+        ("format version", "format_version"),
+        ("n", "n"),
+        ("engine", "engine"),
+        ("number of shards K", "shards"),
+        ("split depth", "split_depth"),
+        ("plan size", "plan_subproblems"),
+    ] {
+        same(&values, field, |v| match &v[key] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })?;
+    }
     let version = &values[0].1["format_version"];
     if version.as_u64() != Some(u64::from(FORMAT_VERSION)) {
         return Err(Error::Malformed(vec![format!(

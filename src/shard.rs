@@ -55,7 +55,7 @@ pub const MAX_SHARDS: u32 = 100_000;
 /// The plan for K shards aims at this many subproblems per shard at least.
 pub const SUBPROBLEMS_PER_SHARD: usize = 128;
 /// Random walks per subproblem in the cost estimate.
-pub const PROBES: u32 = 32;
+pub const PROBES: u32 = 64;
 /// The `format` field of a partial result.
 pub const FORMAT: &str = "nqueens-shard";
 /// The version of the partial-result format (and of the partition) this program writes and reads.
@@ -553,5 +553,205 @@ mod decimal {
         let text = String::deserialize(d)?;
         text.parse()
             .map_err(|_| D::Error::custom(format!("{text:?} is not a whole number")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env<'a>(vars: &'a [(&str, &str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        let map: HashMap<&str, &str> = vars.iter().copied().collect();
+        move |name| map.get(name).map(|v| v.to_string())
+    }
+
+    fn shard(i: u32, k: u32) -> Shard {
+        Shard::new(i, k).unwrap()
+    }
+
+    #[test]
+    fn shards_are_written_i_of_k_from_one() {
+        assert_eq!("3/8".parse(), Ok(shard(3, 8)));
+        assert_eq!(" 1 / 1 ".parse(), Ok(shard(1, 1)));
+        assert_eq!(shard(3, 8).to_string(), "3/8");
+        let err = |s: &str| s.parse::<Shard>().unwrap_err().to_string();
+        assert!(err("0/8").contains("numbered from 1 to 8"));
+        assert!(err("9/8").contains("shard 9/8 does not exist"));
+        assert!(err("1/0").contains("between 1 and 100000, got 0"));
+        assert!(err("1/-3").contains("got -3"));
+        assert!(err("1/100001").contains("got 100001"));
+        assert!(err("3").contains("write I/K"));
+        assert!(err("a/b").contains("write I/K"));
+    }
+
+    #[test]
+    fn slurm_job_arrays_from_0_or_1_and_with_a_step() {
+        let from = |vars: &[(&str, &str)]| Shard::from_env(env(vars));
+        let array = |id, min, max| {
+            from(&[
+                ("SLURM_ARRAY_TASK_ID", id),
+                ("SLURM_ARRAY_TASK_MIN", min),
+                ("SLURM_ARRAY_TASK_MAX", max),
+                ("SLURM_PROCID", "0"),
+                ("SLURM_NTASKS", "1"),
+            ])
+        };
+        assert_eq!(
+            array("1", "1", "8"),
+            Ok((shard(1, 8), Launcher::SlurmArray))
+        );
+        assert_eq!(
+            array("0", "0", "7"),
+            Ok((shard(1, 8), Launcher::SlurmArray))
+        );
+        assert_eq!(
+            array("7", "0", "7"),
+            Ok((shard(8, 8), Launcher::SlurmArray))
+        );
+        let stepped = from(&[
+            ("SLURM_ARRAY_TASK_ID", "8"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "12"),
+            ("SLURM_ARRAY_TASK_STEP", "4"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        assert_eq!(stepped, Ok((shard(3, 4), Launcher::SlurmArray)));
+        let counted = from(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "16"),
+        ]);
+        assert_eq!(counted, Ok((shard(5, 16), Launcher::SlurmArray)));
+        // --array=1,4,9: no position can be known.
+        let listed = from(&[
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "9"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ]);
+        assert!(listed.unwrap_err().to_string().contains("--array=1-K"));
+        let no_min = from(&[("SLURM_ARRAY_TASK_ID", "4")]).unwrap_err();
+        assert!(no_min.to_string().contains("SLURM_ARRAY_TASK_MIN is not"));
+        let bad = array("x", "1", "8").unwrap_err().to_string();
+        assert!(bad.contains("SLURM_ARRAY_TASK_ID=\"x\" is not a whole number"));
+    }
+
+    #[test]
+    fn mpi_and_srun_ranks_count_from_zero() {
+        let from = |vars: &[(&str, &str)]| Shard::from_env(env(vars));
+        assert_eq!(
+            from(&[("OMPI_COMM_WORLD_RANK", "0"), ("OMPI_COMM_WORLD_SIZE", "4")]),
+            Ok((shard(1, 4), Launcher::OpenMpi))
+        );
+        assert_eq!(
+            from(&[("PMI_RANK", "3"), ("PMI_SIZE", "4")]),
+            Ok((shard(4, 4), Launcher::Pmi))
+        );
+        assert_eq!(
+            from(&[("SLURM_PROCID", "2"), ("SLURM_NTASKS", "3")]),
+            Ok((shard(3, 3), Launcher::Srun))
+        );
+        // mpirun inside a Slurm allocation: the MPI rank, not the inherited SLURM_PROCID.
+        assert_eq!(
+            from(&[
+                ("SLURM_PROCID", "0"),
+                ("SLURM_NTASKS", "1"),
+                ("OMPI_COMM_WORLD_RANK", "5"),
+                ("OMPI_COMM_WORLD_SIZE", "6"),
+            ]),
+            Ok((shard(6, 6), Launcher::OpenMpi))
+        );
+        let err = |vars: &[(&str, &str)]| from(vars).unwrap_err().to_string();
+        assert!(err(&[("PMI_RANK", "1")]).contains("PMI_RANK is set but PMI_SIZE is not"));
+        assert!(err(&[("SLURM_NTASKS", "4")]).contains("SLURM_NTASKS is set but SLURM_PROCID"));
+        assert!(err(&[("PMI_RANK", "4"), ("PMI_SIZE", "4")]).contains("rank 4 of 4"));
+        assert!(err(&[]).contains("found no launcher"));
+    }
+
+    #[test]
+    fn every_subproblem_belongs_to_exactly_one_shard() {
+        let options = Options::default();
+        for (n, k) in [(10, 1), (12, 7), (6, 1000)] {
+            let plan = plan(n, &options, k).unwrap();
+            let partition = Partition::new(&plan, k, 2).unwrap();
+            for sub in plan.subproblems() {
+                let owners = Shard::all(k).filter(|&s| partition.owns(s, sub)).count();
+                assert_eq!(owners, 1, "n = {n}, K = {k}, id = {}", sub.id);
+            }
+            let sizes: usize = Shard::all(k).map(|s| partition.ids(s).len()).sum();
+            assert_eq!(sizes, plan.len());
+        }
+    }
+
+    #[test]
+    fn the_partition_depends_on_n_and_k_only() {
+        let few = Options {
+            threads: 1,
+            ..Options::default()
+        };
+        let many = Options {
+            threads: 64,
+            ..Options::default()
+        };
+        let (a, b) = (plan(14, &few, 5).unwrap(), plan(14, &many, 5).unwrap());
+        assert_eq!(a, b);
+        assert_eq!(
+            Partition::new(&a, 5, 1).unwrap(),
+            Partition::new(&b, 5, 3).unwrap()
+        );
+        assert_eq!(
+            Partition::new(&a, 5, 1).unwrap().digest(shard(2, 5)),
+            Partition::new(&a, 5, 2).unwrap().digest(shard(2, 5))
+        );
+    }
+
+    #[test]
+    fn many_shards_get_a_finer_plan_and_every_shard_gets_work() {
+        let options = Options::default();
+        let coarse = plan(16, &options, 1).unwrap();
+        let fine = plan(16, &options, 200).unwrap();
+        assert!(fine.split_depth() > coarse.split_depth());
+        assert!(fine.len() >= 200 * SUBPROBLEMS_PER_SHARD);
+        let partition = Partition::new(&fine, 200, 2).unwrap();
+        assert!(Shard::all(200).all(|s| !partition.ids(s).is_empty()));
+    }
+
+    #[test]
+    fn more_shards_than_subproblems_leaves_some_empty() {
+        let plan = plan(5, &Options::default(), 1000).unwrap();
+        assert!(plan.len() < 1000);
+        let partition = Partition::new(&plan, 1000, 2).unwrap();
+        let empty = Shard::all(1000)
+            .filter(|&s| partition.ids(s).is_empty())
+            .count();
+        assert_eq!(empty, 1000 - plan.len());
+    }
+
+    /// The work of each shard, in queens placed by the real search.
+    fn work(plan: &Plan, owner: impl Fn(usize) -> usize, k: usize) -> Vec<u64> {
+        let mut load = vec![0; k];
+        for sub in plan.subproblems() {
+            let n = plan.n();
+            load[owner(sub.id)] += crate::kernel::count_with_nodes(n, sub.partial(n)).nodes;
+        }
+        load
+    }
+
+    fn spread(load: &[u64]) -> f64 {
+        let mean = load.iter().sum::<u64>() as f64 / load.len() as f64;
+        *load.iter().max().unwrap() as f64 / mean
+    }
+
+    #[test]
+    fn the_estimate_balances_real_work_better_than_dealing_by_id() {
+        let (n, k) = (14, 16);
+        let plan = plan(n, &Options::default(), k).unwrap();
+        let partition = Partition::new(&plan, k, 2).unwrap();
+        let balanced = spread(&work(&plan, |id| partition.owner[id] as usize, k as usize));
+        let dealt = spread(&work(&plan, |id| id % k as usize, k as usize));
+        eprintln!("slowest/mean: estimate {balanced:.3}, by id {dealt:.3}");
+        assert!(balanced < dealt, "{balanced} vs {dealt}");
+        assert!(balanced < 1.02, "{balanced}");
     }
 }
