@@ -37,7 +37,7 @@ pub fn count_shard(
         })?,
     }
     eprintln!(
-        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s on {} threads on {}{}",
+        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s with -j {} on {}{}",
         launcher.map_or(String::new(), |l| format!(" (from {l})")),
         result.subproblems,
         result.plan_subproblems,

@@ -9,16 +9,18 @@
 //!
 //! ```
 //! use nqueens::engine::{self, Execution, Unobserved};
-//! use nqueens::shard::{self, Partition, Shard};
+//! use nqueens::shard::{ShardRun, Shard};
 //! use nqueens::Options;
 //!
 //! let options = Options { threads: 2, ..Options::default() };
 //! let shard: Shard = "2/3".parse().unwrap();
-//! let plan = shard::plan(10, &options, shard.count()).unwrap();
-//! let partition = Partition::new(&plan, shard.count(), options.threads).unwrap();
+//! let run = ShardRun::new(10, &options, shard).unwrap();
 //! let how = Execution { threads: 2, count_nodes: false };
-//! let outcome = engine::execute(&plan, &|s| partition.owns(shard, s), how, &Unobserved).unwrap();
-//! assert_eq!(outcome.tally.subproblems, partition.ids(shard).len());
+//! let done_before = |_: usize| false; // e.g. read from a checkpoint
+//! let outcome = engine::execute(&run.plan, &|s| run.owns(s) && !done_before(s.id), how, &Unobserved)
+//!     .unwrap();
+//! let partial = run.result(outcome.tally, outcome.elapsed, 2).unwrap();
+//! assert_eq!(partial.subproblems, run.partition.ids(shard).len());
 //! ```
 //!
 //! # A balanced, deterministic partition
@@ -42,11 +44,12 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::hash::Hasher;
 use std::str::FromStr;
+use std::time::Duration;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{self, Execution, Observer};
+use crate::engine::{self, Execution, Observer, Tally};
 use crate::plan::{Plan, Subproblem, SUBPROBLEMS_PER_THREAD};
 use crate::{Engine, Options};
 
@@ -490,7 +493,7 @@ pub struct PartialResult {
 }
 
 impl PartialResult {
-    /// Which shard this is.
+    /// Which shard this is (an error for a file that names no shard of 1 to K).
     pub fn shard(&self) -> Result<Shard, Error> {
         Shard::new(self.shard, self.shards)
     }
@@ -501,6 +504,74 @@ impl PartialResult {
     }
 }
 
+/// One shard of one run: the whole plan, its partition, and the shard this process counts.
+///
+/// [`count`] is `new`, [`engine::execute`] over [`ShardRun::owns`], then [`ShardRun::result`].
+/// A caller that already has part of the shard (a checkpoint) executes over `owns && !done`
+/// instead and hands `result` the sum of both tallies: `result` refuses a tally that does not
+/// cover exactly the shard's subproblems.
+#[derive(Debug, Clone)]
+pub struct ShardRun {
+    /// The plan every shard of the run executes.
+    pub plan: Plan,
+    /// Who owns which subproblem.
+    pub partition: Partition,
+    /// The shard counted here.
+    pub shard: Shard,
+}
+
+impl ShardRun {
+    /// The plan and partition of `shard` of the `n`-board ([`plan`], [`Partition::new`]).
+    pub fn new(n: u32, options: &Options, shard: Shard) -> Result<ShardRun, crate::Error> {
+        let plan = plan(n, options, shard.count())?;
+        let partition = Partition::new(&plan, shard.count(), options.threads)?;
+        Ok(ShardRun {
+            plan,
+            partition,
+            shard,
+        })
+    }
+
+    /// Whether `sub` is this shard's: the selection for [`engine::execute`].
+    pub fn owns(&self, sub: &Subproblem) -> bool {
+        self.partition.owns(self.shard, sub)
+    }
+
+    /// The partial result of the shard from the fold of all its subproblems, searched in
+    /// `elapsed` on `threads` threads; `Interrupted` when `tally` does not cover the shard.
+    pub fn result(
+        &self,
+        tally: Tally,
+        elapsed: Duration,
+        threads: usize,
+    ) -> Result<PartialResult, crate::Error> {
+        let ids = self.partition.ids(self.shard).len();
+        if tally.subproblems != ids {
+            return Err(crate::Error::Interrupted {
+                done: tally.subproblems,
+                of: ids,
+            });
+        }
+        Ok(PartialResult {
+            format: FORMAT.to_string(),
+            format_version: FORMAT_VERSION,
+            program_version: env!("CARGO_PKG_VERSION").to_string(),
+            n: self.plan.n(),
+            engine: self.plan.engine(),
+            split_depth: self.plan.split_depth(),
+            plan_subproblems: self.plan.len(),
+            shard: self.shard.index(),
+            shards: self.shard.count(),
+            subproblems: ids,
+            ids_digest: self.partition.digest(self.shard),
+            total: tally.total,
+            elapsed_seconds: elapsed.as_secs_f64(),
+            threads,
+            host: gethostname::gethostname().to_string_lossy().into_owned(),
+        })
+    }
+}
+
 /// Counts shard `shard` of the `n`-board, telling `observer` of each finished subproblem.
 pub fn count(
     n: u32,
@@ -508,37 +579,13 @@ pub fn count(
     shard: Shard,
     observer: &dyn Observer,
 ) -> Result<PartialResult, crate::Error> {
-    let plan = plan(n, options, shard.count())?;
-    let partition = Partition::new(&plan, shard.count(), options.threads)?;
+    let run = ShardRun::new(n, options, shard)?;
     let how = Execution {
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
-    let outcome = engine::execute(&plan, &|s| partition.owns(shard, s), how, observer)?;
-    let ids = partition.ids(shard).len();
-    if !outcome.complete || outcome.tally.subproblems != ids {
-        return Err(crate::Error::Interrupted {
-            done: outcome.tally.subproblems,
-            of: ids,
-        });
-    }
-    Ok(PartialResult {
-        format: FORMAT.to_string(),
-        format_version: FORMAT_VERSION,
-        program_version: env!("CARGO_PKG_VERSION").to_string(),
-        n,
-        engine: plan.engine(),
-        split_depth: plan.split_depth(),
-        plan_subproblems: plan.len(),
-        shard: shard.index(),
-        shards: shard.count(),
-        subproblems: ids,
-        ids_digest: partition.digest(shard),
-        total: outcome.tally.total,
-        elapsed_seconds: outcome.elapsed.as_secs_f64(),
-        threads: options.threads,
-        host: gethostname::gethostname().to_string_lossy().into_owned(),
-    })
+    let outcome = engine::execute(&run.plan, &|s| run.owns(s), how, observer)?;
+    run.result(outcome.tally, outcome.elapsed, options.threads)
 }
 
 /// A `u128` as a JSON string of decimal digits.

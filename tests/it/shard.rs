@@ -468,3 +468,69 @@ fn gnu_parallel_runs_the_shards_and_merge_sums_them() {
     assert_eq!(report["total"], 73_712);
     assert_eq!(report["verified"], true);
 }
+
+/// A stand-in for `sbatch` that runs the jobs at once, in order: each task of `--array=A-B` with
+/// the variables Slurm sets, then a `--wrap` command. Dependencies hold because it runs in order.
+const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+array= wrap= script=
+for arg in "$@"; do
+  case "$arg" in
+    --array=*) array=${arg#--array=} ;;
+    --wrap) wrap=next ;;
+    --*) ;;
+    *) if [[ $wrap == next ]]; then wrap=$arg; else script=$arg; fi ;;
+  esac
+done
+if [[ -n $wrap ]]; then SLURM_JOB_ID=2 bash -c "$wrap"; exit; fi
+min=${array%-*} max=${array#*-}
+for ((id = min; id <= max; id++)); do
+  SLURM_JOB_ID=1 SLURM_ARRAY_JOB_ID=1 SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=$min \
+    SLURM_ARRAY_TASK_MAX=$max SLURM_ARRAY_TASK_COUNT=$((max - min + 1)) SLURM_CPUS_PER_TASK=1 \
+    bash "$script" >/dev/null
+done
+echo 1
+"#;
+
+#[test]
+fn the_slurm_example_counts_and_merges() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new().unwrap();
+    let bin = dir.path().join("bin");
+    fs::create_dir(&bin).unwrap();
+    let sbatch = bin.join("sbatch");
+    fs::write(&sbatch, FAKE_SBATCH).unwrap();
+    fs::set_permissions(&sbatch, fs::Permissions::from_mode(0o755)).unwrap();
+    let nqueens_dir = assert_cmd::cargo::cargo_bin("nqueens")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = std::env::join_paths([bin, nqueens_dir].into_iter().chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slurm/count.sbatch");
+    let mut cmd = Process::new("bash");
+    for var in LAUNCHER_VARS.iter().chain(&["SLURM_JOB_ID"]) {
+        cmd.env_remove(var);
+    }
+    let out = cmd
+        .arg(script)
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .envs([("N", "11"), ("SHARDS", "3")])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 shards of n = 11"));
+    let result = fs::read_to_string(dir.path().join("nqueens-n11/result.txt")).unwrap();
+    assert!(
+        result.contains("2680") && result.contains("yes"),
+        "{result}"
+    );
+    assert!(dir.path().join("nqueens-n11/shard-3.json").exists());
+}
