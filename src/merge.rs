@@ -99,6 +99,20 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
     let results = parse(inputs)?;
     let first = &results.first().ok_or(Error::Empty)?.1;
 
+    // Which shard each result is, before anything is built for its K.
+    let mut foreign = Vec::new();
+    let shards: Vec<Option<Shard>> = results
+        .iter()
+        .map(|(name, r)| {
+            r.shard()
+                .map_err(|e| foreign.push(format!("{name}: {e}")))
+                .ok()
+        })
+        .collect();
+    if !foreign.is_empty() {
+        return Err(Error::Foreign(foreign));
+    }
+
     // Rebuild the plan and partition and hold every shard to them.
     let options = Options {
         threads,
@@ -112,16 +126,9 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
     };
     let plan = crate::plan(first.n, &options).map_err(plan_error)?;
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
-    let mut foreign = Vec::new();
+    let summaries = partition.summaries();
     let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
-    for (name, r) in &results {
-        let shard = match r.shard() {
-            Ok(s) => s,
-            Err(e) => {
-                foreign.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
+    for ((name, r), shard) in results.iter().zip(shards.into_iter().flatten()) {
         if plan.engine() != r.engine
             || plan.split_depth() != r.split_depth
             || plan.len() != r.plan_subproblems
@@ -139,8 +146,8 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
             ));
             continue;
         }
-        let (ids, digest) = (partition.ids(shard).len(), partition.digest(shard));
-        if (r.subproblems, r.ids_digest.as_str()) != (ids, digest.as_str()) {
+        let (ids, digest) = &summaries[shard.index() as usize - 1];
+        if (r.subproblems, &r.ids_digest) != (*ids, digest) {
             foreign.push(format!(
                 "{name}: shard {shard} has {} subproblems with ids {}, but this program gives it \
                  {ids} with ids {digest}; it was written by nqueens {}",
@@ -363,6 +370,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(m.counts.total, 352);
+    }
+
+    #[test]
+    fn an_absurd_number_of_shards_is_refused_before_anything_is_built() {
+        let mut v: Value = serde_json::from_str(&shards(8, 1)[0].text).unwrap();
+        v["shards"] = 4_000_000_000u64.into();
+        let input = Input {
+            name: "big.json".into(),
+            text: v.to_string(),
+        };
+        let e = merge(&[input], 1).unwrap_err().to_string();
+        assert!(
+            e.contains("big.json: the number of shards must be between 1 and 10000"),
+            "{e}"
+        );
     }
 
     #[test]

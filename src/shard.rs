@@ -54,7 +54,7 @@ use crate::plan::{Plan, Subproblem, SUBPROBLEMS_PER_THREAD};
 use crate::{Engine, Options};
 
 /// The most shards one run may be split into.
-pub const MAX_SHARDS: u32 = 100_000;
+pub const MAX_SHARDS: u32 = 10_000;
 /// The plan for K shards aims at this many subproblems per shard at least.
 pub const SUBPROBLEMS_PER_SHARD: usize = 128;
 /// Random walks per subproblem in the cost estimate.
@@ -376,8 +376,12 @@ impl Partition {
                 .collect()
         });
         costs.sort_unstable_by_key(|&(cost, id)| (Reverse(cost), id));
+        // Shards beyond the number of subproblems would stay empty: no need to queue them.
+        let busy = u32::try_from(plan.len())
+            .unwrap_or(u32::MAX)
+            .clamp(1, shards);
         let mut load: BinaryHeap<Reverse<(u128, u32)>> =
-            (0..shards).map(|s| Reverse((0, s))).collect();
+            (0..busy).map(|s| Reverse((0, s))).collect();
         let mut owner = vec![0; plan.len()];
         for (cost, id) in costs {
             let Reverse((l, s)) = load.pop().expect("at least one shard");
@@ -407,12 +411,26 @@ impl Partition {
 
     /// A fingerprint of `shard`'s ids: FNV-1a (64 bits) of each id as 8 little-endian bytes.
     pub fn digest(&self, shard: Shard) -> String {
-        let mut h = fnv::FnvHasher::default();
-        for id in self.ids(shard) {
-            h.write(&(id as u64).to_le_bytes());
-        }
-        format!("fnv1a64:{:016x}", h.finish())
+        digest(&self.ids(shard))
     }
+
+    /// For every shard, from shard 1: how many subproblems it has and their [`Partition::digest`],
+    /// in one pass over the plan.
+    pub fn summaries(&self) -> Vec<(usize, String)> {
+        let mut ids = vec![Vec::new(); self.shards as usize];
+        for (id, &owner) in self.owner.iter().enumerate() {
+            ids[owner as usize].push(id);
+        }
+        ids.iter().map(|ids| (ids.len(), digest(ids))).collect()
+    }
+}
+
+fn digest(ids: &[usize]) -> String {
+    let mut h = fnv::FnvHasher::default();
+    for &id in ids {
+        h.write(&(id as u64).to_le_bytes());
+    }
+    format!("fnv1a64:{:016x}", h.finish())
 }
 
 /// Knuth's estimate of the size of `sub`'s search tree, summed over [`PROBES`] random walks.
@@ -625,9 +643,9 @@ mod tests {
         let err = |s: &str| s.parse::<Shard>().unwrap_err().to_string();
         assert!(err("0/8").contains("numbered from 1 to 8"));
         assert!(err("9/8").contains("shard 9/8 does not exist"));
-        assert!(err("1/0").contains("between 1 and 100000, got 0"));
+        assert!(err("1/0").contains("between 1 and 10000, got 0"));
         assert!(err("1/-3").contains("got -3"));
-        assert!(err("1/100001").contains("got 100001"));
+        assert!(err("1/10001").contains("got 10001"));
         assert!(err("3").contains("write I/K"));
         assert!(err("a/b").contains("write I/K"));
     }
@@ -728,6 +746,10 @@ mod tests {
             }
             let sizes: usize = Shard::all(k).map(|s| partition.ids(s).len()).sum();
             assert_eq!(sizes, plan.len());
+            let one_pass: Vec<_> = Shard::all(k)
+                .map(|s| (partition.ids(s).len(), partition.digest(s)))
+                .collect();
+            assert_eq!(partition.summaries(), one_pass);
         }
     }
 

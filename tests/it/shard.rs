@@ -493,6 +493,7 @@ echo 1
 "#;
 
 #[test]
+#[cfg(unix)]
 fn the_slurm_example_counts_and_merges() {
     use std::os::unix::fs::PermissionsExt;
     let dir = TempDir::new().unwrap();
