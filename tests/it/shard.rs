@@ -5,6 +5,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
+use nqueens::engine::Unobserved;
+use nqueens::merge::{self, Input};
+use nqueens::shard::{self, Shard};
+use nqueens::{known, Options};
+use proptest::prelude::*;
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -534,4 +539,23 @@ fn the_slurm_example_counts_and_merges() {
         "{result}"
     );
     assert!(dir.path().join("nqueens-n11/shard-3.json").exists());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Through the library: any K, any split depth, the shards add up to the table.
+    #[test]
+    fn shards_add_up_for_any_k(n in 1u32..=11, k in 1u32..=40, depth in prop::option::of(0u32..=4)) {
+        let options = Options { threads: 1, split_depth: depth, ..Options::default() };
+        let inputs: Vec<Input> = Shard::all(k)
+            .map(|s| Input {
+                name: s.to_string(),
+                text: shard::count(n, &options, s, &Unobserved).unwrap().json(),
+            })
+            .collect();
+        let merged = merge::merge(&inputs, 1).unwrap();
+        prop_assert_eq!(merged.counts.total, known::known(n).unwrap().total);
+        prop_assert!(merged.warnings.is_empty());
+    }
 }
