@@ -119,6 +119,16 @@ fn a_partial_result_carries_the_documented_fields() {
     assert!(!p["host"].as_str().unwrap().is_empty());
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(stderr.contains("shard 2/3 of n = 11"), "{stderr}");
+    // `-o -` is stdout too.
+    let dash = nqueens()
+        .args(["count", "11", "--shard", "2/3", "-j", "2", "-o", "-"])
+        .assert()
+        .success();
+    let q: Value = serde_json::from_slice(&dash.get_output().stdout).unwrap();
+    assert_eq!(
+        (q["total"].clone(), q["ids_digest"].clone()),
+        (p["total"].clone(), p["ids_digest"].clone())
+    );
 }
 
 #[test]
