@@ -46,6 +46,14 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             }
             Ok(exit)
         }
+        Command::CountShard {
+            n,
+            shard,
+            launcher,
+            options,
+            output,
+        } => crate::cluster::count_shard(n, shard, launcher, &options, output.as_deref()),
+        Command::Merge { files, json } => crate::cluster::merge(&files, json),
     }
 }
 
@@ -58,4 +66,17 @@ pub enum Error {
     /// Output could not be written.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),
+    /// Partial results that do not add up.
+    #[error(transparent)]
+    Merge(#[from] nqueens::merge::Error),
+    /// A named file could not be read or written.
+    #[error("cannot {what} {}: {source}", path.display())]
+    File {
+        /// "read" or "write".
+        what: &'static str,
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }

@@ -3,8 +3,10 @@
 //! Nothing below this module sees a clap type.
 
 use std::ops::RangeInclusive;
+use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use nqueens::shard::{Launcher, Shard};
 use nqueens::{plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
 
 /// What the user asked for, in the program's own terms.
@@ -16,6 +18,18 @@ pub enum Command {
         options: Options,
         json: bool,
     },
+    /// Count shard `shard` of board size `n` and write its partial result.
+    CountShard {
+        n: u32,
+        shard: Shard,
+        /// Who gave the shard, for `--shard auto`.
+        launcher: Option<Launcher>,
+        options: Options,
+        /// `None` for stdout.
+        output: Option<PathBuf>,
+    },
+    /// Check and sum the partial results in `files` (`-` is stdin).
+    Merge { files: Vec<PathBuf>, json: bool },
 }
 
 const EXAMPLES: &str = "\
@@ -23,7 +37,10 @@ Examples:
   nqueens count 8               count the 92 solutions of the 8-queens problem
   nqueens count 16 -j 1         count n = 16 on one thread
   nqueens count 8..16           one table row per n from 8 to 16
-  nqueens count 4..12 --json    JSON Lines, one object per n";
+  nqueens count 4..12 --json    JSON Lines, one object per n
+  nqueens count 18 --shard 3/8 -o s3.json
+                                shard 3 of 8 (numbered from 1) as a partial result
+  nqueens merge s*.json         check the 8 partial results and print the count";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -43,6 +60,9 @@ enum CliCommand {
     /// Count all solutions of one board size or of a range of sizes
     #[command(after_help = EXAMPLES)]
     Count(CountArgs),
+    /// Check the partial results of `count N --shard I/K` and sum them into the count
+    #[command(after_help = EXAMPLES)]
+    Merge(MergeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -66,6 +86,33 @@ struct CountArgs {
     /// Print one JSON object per board size (JSON Lines) instead of a table
     #[arg(long)]
     json: bool,
+
+    /// Count only shard I of K, numbered from 1 (1/8 … 8/8), and write a partial result as JSON
+    /// for `nqueens merge`; `auto` takes I and K from a Slurm job array, srun, or MPI
+    #[arg(long, value_name = "I/K|auto", value_parser = parse_shard, conflicts_with = "json")]
+    shard: Option<ShardArg>,
+
+    /// Write the partial result of --shard to FILE instead of stdout
+    #[arg(short, long, value_name = "FILE", requires = "shard")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// Partial results of `count N --shard I/K`: files of one or more JSON objects, - for stdin
+    #[arg(value_name = "FILES", required = true)]
+    files: Vec<PathBuf>,
+
+    /// Print the count as one JSON object instead of a table
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--shard`: given, or from the launcher's environment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ShardArg {
+    Given(Shard),
+    Auto,
 }
 
 /// Parses the command line. `Err` holds the exit status and what to print: help and version
@@ -73,6 +120,49 @@ struct CountArgs {
 pub fn parse() -> Result<Command, clap::Error> {
     let cli = Cli::try_parse()?;
     Ok(match cli.command {
+        CliCommand::Count(CountArgs {
+            sizes,
+            threads,
+            engine,
+            split_depth,
+            shard: Some(shard),
+            output,
+            ..
+        }) => {
+            let invalid = |message: String| {
+                use clap::CommandFactory;
+                Cli::command().error(clap::error::ErrorKind::ValueValidation, message)
+            };
+            if sizes.start() != sizes.end() {
+                return Err(invalid(format!(
+                    "--shard counts one board size, got the range {}..{}",
+                    sizes.start(),
+                    sizes.end()
+                )));
+            }
+            let (shard, launcher) = match shard {
+                ShardArg::Given(shard) => (shard, None),
+                ShardArg::Auto => Shard::from_env(|name| std::env::var(name).ok())
+                    .map(|(shard, launcher)| (shard, Some(launcher)))
+                    .map_err(|e| invalid(e.to_string()))?,
+            };
+            Command::CountShard {
+                n: *sizes.start(),
+                shard,
+                launcher,
+                options: Options {
+                    threads: threads.unwrap_or_else(num_cpus::get),
+                    split_depth,
+                    engine,
+                    ..Options::default()
+                },
+                output: output.filter(|p| p.as_os_str() != "-"),
+            }
+        }
+        CliCommand::Merge(args) => Command::Merge {
+            files: args.files,
+            json: args.json,
+        },
         CliCommand::Count(args) => Command::Count {
             sizes: args.sizes,
             options: Options {
@@ -136,6 +226,15 @@ fn parse_sizes(s: &str) -> Result<RangeInclusive<u32>, String> {
     Ok(a..=b)
 }
 
+fn parse_shard(s: &str) -> Result<ShardArg, String> {
+    if s.trim() == "auto" {
+        return Ok(ShardArg::Auto);
+    }
+    s.parse()
+        .map(ShardArg::Given)
+        .map_err(|e: nqueens::shard::Error| e.to_string())
+}
+
 fn parse_threads(s: &str) -> Result<usize, String> {
     match s.trim().parse::<i64>() {
         Ok(t) if t >= 1 => usize::try_from(t).map_err(|_| format!("{t} threads is too many")),
@@ -170,6 +269,23 @@ mod tests {
         assert_eq!(parse_threads("3"), Ok(3));
         assert!(parse_threads("0").unwrap_err().contains("at least 1"));
         assert!(parse_threads("many").unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn shards() {
+        assert_eq!(parse_shard("auto"), Ok(ShardArg::Auto));
+        assert_eq!(
+            parse_shard("3/8"),
+            Ok(ShardArg::Given(Shard::new(3, 8).unwrap()))
+        );
+        assert!(parse_shard("0/8")
+            .unwrap_err()
+            .contains("numbered from 1 to 8"));
+        assert!(parse_shard("9/8")
+            .unwrap_err()
+            .contains("shard 9/8 does not exist"));
+        assert!(parse_shard("1/0").unwrap_err().contains("got 0"));
+        assert!(parse_shard("3").unwrap_err().contains("write I/K"));
     }
 
     #[test]

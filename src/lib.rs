@@ -16,9 +16,11 @@ pub mod burnside;
 pub mod engine;
 pub mod kernel;
 pub mod known;
+pub mod merge;
 pub mod plan;
 pub mod reference;
 pub mod report;
+pub mod shard;
 
 use std::time::Duration;
 

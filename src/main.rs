@@ -2,6 +2,7 @@
 
 mod app;
 mod cli;
+mod cluster;
 
 use std::process::ExitCode;
 

@@ -3,5 +3,6 @@
 mod cli;
 mod counts;
 mod kernel;
+mod shard;
 mod symmetry;
 mod util;

@@ -1,0 +1,124 @@
+//! Runs the commands for many machines: `count N --shard I/K` writes a partial result, `merge`
+//! checks and sums them into the usual report.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use nqueens::engine::Unobserved;
+use nqueens::merge::{self, Input};
+use nqueens::report::{self, Report};
+use nqueens::shard::{self, Launcher, Shard};
+use nqueens::Options;
+
+use crate::app::{Error, Exit};
+
+/// Counts `shard` of the `n`-board and writes its partial result to `output` (stdout if `None`),
+/// with a one-line summary on stderr.
+pub fn count_shard(
+    n: u32,
+    shard: Shard,
+    launcher: Option<Launcher>,
+    options: &Options,
+    output: Option<&Path>,
+) -> Result<Exit, Error> {
+    let result = shard::count(n, options, shard, &Unobserved)?;
+    let json = result.json();
+    match output {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(json.as_bytes())?;
+            out.flush()?;
+        }
+        Some(path) => write_atomically(path, &json).map_err(|source| Error::File {
+            what: "write",
+            path: path.to_path_buf(),
+            source,
+        })?,
+    }
+    eprintln!(
+        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s with -j {} on {}{}",
+        launcher.map_or(String::new(), |l| format!(" (from {l})")),
+        result.subproblems,
+        result.plan_subproblems,
+        result.total,
+        result.elapsed_seconds,
+        result.threads,
+        result.host,
+        output.map_or(String::new(), |p| format!(" -> {}", p.display())),
+    );
+    Ok(Exit::Success)
+}
+
+/// Writes `text` to `path` through a temporary file beside it, so `path` never holds half a
+/// result.
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
+/// does; warnings and a summary of the shards go to stderr.
+pub fn merge(files: &[PathBuf], json: bool) -> Result<Exit, Error> {
+    let inputs = files
+        .iter()
+        .map(|path| {
+            let mut text = String::new();
+            let read = if path.as_os_str() == "-" {
+                io::stdin().read_to_string(&mut text)
+            } else {
+                fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text))
+            };
+            read.map(|_| Input {
+                name: path.display().to_string(),
+                text,
+            })
+            .map_err(|source| Error::File {
+                what: "read",
+                path: path.clone(),
+                source,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = merge::merge(&inputs, num_cpus::get())?;
+    for warning in &merged.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let times: Vec<f64> = merged.shards.iter().map(|r| r.elapsed_seconds).collect();
+    let (min, max) = times.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
+        (lo.min(t), hi.max(t))
+    });
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let c = &merged.counts;
+    eprintln!(
+        "merged {} shards of n = {} ({} engine, depth {}, {} subproblems): shard times {min:.3} s \
+         to {max:.3} s, slowest/mean {:.3}, {:.3} s in all",
+        merged.shards.len(),
+        c.n,
+        c.engine,
+        c.split_depth,
+        c.subproblems,
+        if mean > 0.0 { max / mean } else { 1.0 },
+        c.elapsed.as_secs_f64(),
+    );
+    let r = Report::from(c);
+    let mut out = io::stdout().lock();
+    if json {
+        writeln!(out, "{}", r.json())?;
+    } else {
+        writeln!(out, "{}", report::table_header())?;
+        writeln!(out, "{}", report::table_row(&r))?;
+    }
+    Ok(if r.verified == Some(false) {
+        Exit::Failure
+    } else {
+        Exit::Success
+    })
+}

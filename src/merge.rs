@@ -1,0 +1,405 @@
+//! Merge: checks that partial results are the K shards of one run, each exactly once, and sums them.
+//!
+//! A merge cannot be fooled: every input must parse completely as a [`PartialResult`] of the
+//! format this program reads; all must agree on format version, n, engine, plan and K; each
+//! shard's subproblems must be those the [`Partition`] of that plan gives it (the count and the
+//! digest of its ids are recomputed); every shard from 1 to K must be present; a shard found twice
+//! is a warning when both copies agree and a refusal when they do not. Every refusal names the
+//! inputs and shards at fault.
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::shard::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSION};
+use crate::{Counts, Options};
+
+/// One input: a name for messages (a file name) and its text, holding one or more partial
+/// results (JSON objects one after another, as `cat` or GNU parallel put them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// What messages call it.
+    pub name: String,
+    /// Its contents.
+    pub text: String,
+}
+
+/// The sum of a complete set of shards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merged {
+    /// The count, as [`crate::count`] would give it. `elapsed` is the sum of the shards' times
+    /// and `threads` the most any shard ran on.
+    pub counts: Counts,
+    /// One result per shard, shard 1 first.
+    pub shards: Vec<PartialResult>,
+    /// Things worth saying that do not stop the merge (a shard given twice, identically).
+    pub warnings: Vec<String>,
+}
+
+/// Why a set of partial results does not add up to a count.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Nothing to merge.
+    #[error("nothing to merge: give the shard result files")]
+    Empty,
+    /// Inputs that are not complete partial results.
+    #[error("cannot merge: {}", .0.join("; "))]
+    Malformed(Vec<String>),
+    /// Inputs from different runs.
+    #[error("cannot merge results of different runs: mixed {field}: {}", .groups.join("; "))]
+    Mixed {
+        /// What differs.
+        field: &'static str,
+        /// `value in input, input, …` for each value.
+        groups: Vec<String>,
+    },
+    /// A shard whose subproblems are not the ones the partition gives it.
+    #[error("cannot merge: {}", .0.join("; "))]
+    Foreign(Vec<String>),
+    /// One shard with two different results.
+    #[error("cannot merge: {}", .0.join("; "))]
+    Conflict(Vec<String>),
+    /// Shards not given.
+    #[error("cannot merge: missing {} of {shards}: {} (read {read})", plural(.missing.len(), "shard"), list(.missing))]
+    Missing {
+        /// The missing shards, from 1.
+        missing: Vec<u32>,
+        /// K.
+        shards: u32,
+        /// What was read, as `input (shard i)`.
+        read: String,
+    },
+    /// The plan named by the inputs cannot be rebuilt.
+    #[error("cannot rebuild the plan of {input}: {source}")]
+    Plan {
+        /// The input that names it.
+        input: String,
+        /// Why.
+        source: crate::Error,
+    },
+}
+
+fn plural(k: usize, what: &str) -> String {
+    format!("{k} {what}{}", if k == 1 { "" } else { "s" })
+}
+
+fn list<T: Display>(items: &[T]) -> String {
+    const SHOWN: usize = 20;
+    let mut text: Vec<String> = items.iter().take(SHOWN).map(|x| x.to_string()).collect();
+    if items.len() > SHOWN {
+        text.push(format!("… ({} more)", items.len() - SHOWN));
+    }
+    text.join(", ")
+}
+
+/// Checks and sums `inputs`; `threads` only speeds up rebuilding the partition.
+pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
+    let results = parse(inputs)?;
+    let first = &results.first().ok_or(Error::Empty)?.1;
+
+    // Which shard each result is, before anything is built for its K.
+    let mut foreign = Vec::new();
+    let shards: Vec<Option<Shard>> = results
+        .iter()
+        .map(|(name, r)| {
+            r.shard()
+                .map_err(|e| foreign.push(format!("{name}: {e}")))
+                .ok()
+        })
+        .collect();
+    if !foreign.is_empty() {
+        return Err(Error::Foreign(foreign));
+    }
+
+    // Rebuild the plan and partition and hold every shard to them.
+    let options = Options {
+        threads,
+        engine: Some(first.engine),
+        split_depth: Some(first.split_depth),
+        count_nodes: false,
+    };
+    let plan_error = |source| Error::Plan {
+        input: results[0].0.clone(),
+        source,
+    };
+    let plan = crate::plan(first.n, &options).map_err(plan_error)?;
+    let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
+    let summaries = partition.summaries();
+    let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
+    for ((name, r), shard) in results.iter().zip(shards.into_iter().flatten()) {
+        if plan.engine() != r.engine
+            || plan.split_depth() != r.split_depth
+            || plan.len() != r.plan_subproblems
+        {
+            foreign.push(format!(
+                "{name}: its plan ({} engine, depth {}, {} subproblems) is not this program's \
+                 ({} engine, depth {}, {} subproblems); it was written by nqueens {}",
+                r.engine,
+                r.split_depth,
+                r.plan_subproblems,
+                plan.engine(),
+                plan.split_depth(),
+                plan.len(),
+                r.program_version
+            ));
+            continue;
+        }
+        let (ids, digest) = &summaries[shard.index() as usize - 1];
+        if (r.subproblems, &r.ids_digest) != (*ids, digest) {
+            foreign.push(format!(
+                "{name}: shard {shard} has {} subproblems with ids {}, but this program gives it \
+                 {ids} with ids {digest}; it was written by nqueens {}",
+                r.subproblems, r.ids_digest, r.program_version
+            ));
+            continue;
+        }
+        by_shard.entry(shard.index()).or_default().push((name, r));
+    }
+    if !foreign.is_empty() {
+        return Err(Error::Foreign(foreign));
+    }
+
+    let mut warnings = Vec::new();
+    let mut conflicts = Vec::new();
+    for (index, copies) in &by_shard {
+        if copies.len() < 2 {
+            continue;
+        }
+        let names = copies.iter().map(|(name, _)| *name).collect::<Vec<_>>();
+        if copies.iter().all(|(_, r)| r.total == copies[0].1.total) {
+            warnings.push(format!(
+                "shard {index}/{} is given {} times with the same total ({}); counted once",
+                first.shards,
+                copies.len(),
+                names.join(", ")
+            ));
+        } else {
+            let totals: Vec<String> = copies
+                .iter()
+                .map(|(name, r)| format!("{} in {name}", r.total))
+                .collect();
+            conflicts.push(format!(
+                "shard {index}/{} has different totals: {}",
+                first.shards,
+                totals.join(", ")
+            ));
+        }
+    }
+    if !conflicts.is_empty() {
+        return Err(Error::Conflict(conflicts));
+    }
+
+    let missing: Vec<u32> = Shard::all(first.shards)
+        .map(Shard::index)
+        .filter(|i| !by_shard.contains_key(i))
+        .collect();
+    if !missing.is_empty() {
+        let read: Vec<String> = results
+            .iter()
+            .map(|(name, r)| format!("{name} (shard {})", r.shard))
+            .collect();
+        return Err(Error::Missing {
+            missing,
+            shards: first.shards,
+            read: list(&read),
+        });
+    }
+
+    let shards: Vec<PartialResult> = by_shard.values().map(|c| c[0].1.clone()).collect();
+    let total = shards.iter().map(|r| r.total).sum();
+    let counts = Counts {
+        n: first.n,
+        total,
+        unique: crate::burnside::unique(first.n, total),
+        nodes: None,
+        engine: plan.engine(),
+        threads: shards.iter().map(|r| r.threads).max().unwrap_or(0),
+        subproblems: plan.len(),
+        split_depth: plan.split_depth(),
+        elapsed: shards
+            .iter()
+            .map(|r| Duration::try_from_secs_f64(r.elapsed_seconds).unwrap_or_default())
+            .sum(),
+    };
+    Ok(Merged {
+        counts,
+        shards,
+        warnings,
+    })
+}
+
+/// Every partial result in `inputs`, named `file` or `file#k` (the k-th object of a file with
+/// several), when all are readable results of one run; otherwise every reason they are not.
+fn parse(inputs: &[Input]) -> Result<Vec<(String, PartialResult)>, Error> {
+    if inputs.is_empty() {
+        return Err(Error::Empty);
+    }
+    let mut bad = Vec::new();
+    let mut values = Vec::new();
+    for input in inputs {
+        let objects: Vec<_> = serde_json::Deserializer::from_str(&input.text)
+            .into_iter::<Value>()
+            .collect();
+        if objects.is_empty() {
+            bad.push(format!("{} is empty, not a shard result", input.name));
+        }
+        let several = objects.len() > 1;
+        for (k, object) in objects.into_iter().enumerate() {
+            let name = if several {
+                format!("{}#{}", input.name, k + 1)
+            } else {
+                input.name.clone()
+            };
+            match object {
+                Ok(v) => values.push((name, v)),
+                Err(e) if e.is_eof() => {
+                    bad.push(format!("{name} is truncated ({e}): was its shard killed?"))
+                }
+                Err(e) => bad.push(format!("{name} is not valid JSON ({e})")),
+            }
+        }
+    }
+    if !bad.is_empty() {
+        return Err(Error::Malformed(bad));
+    }
+    for (name, v) in &values {
+        if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            bad.push(format!(
+                "{name} is not an nqueens shard result (no \"format\": \"{FORMAT}\")"
+            ));
+        }
+    }
+    if !bad.is_empty() {
+        return Err(Error::Malformed(bad));
+    }
+    // Runs are compared before the fields are read, so that a result of another run is called
+    // that even when this program cannot read it (another version, an unknown engine).
+    for (field, key) in [
+        ("format version", "format_version"),
+        ("n", "n"),
+        ("engine", "engine"),
+        ("number of shards K", "shards"),
+        ("split depth", "split_depth"),
+        ("plan size", "plan_subproblems"),
+    ] {
+        same(&values, field, |v| match &v[key] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })?;
+    }
+    let version = &values[0].1["format_version"];
+    if version.as_u64() != Some(u64::from(FORMAT_VERSION)) {
+        return Err(Error::Malformed(vec![format!(
+            "{} {} format version {version}; this nqueens reads version {FORMAT_VERSION}",
+            list(&values.iter().map(|(name, _)| name).collect::<Vec<_>>()),
+            if values.len() == 1 { "has" } else { "have" },
+        )]));
+    }
+    let mut results = Vec::new();
+    for (name, v) in values {
+        match serde_json::from_value::<PartialResult>(v) {
+            Ok(r) => results.push((name, r)),
+            Err(e) => bad.push(format!("{name} is not a complete shard result: {e}")),
+        }
+    }
+    if bad.is_empty() {
+        Ok(results)
+    } else {
+        Err(Error::Malformed(bad))
+    }
+}
+
+/// Refuses when `key` differs between the named items, naming which have which value.
+fn same<T, K: Ord + Display>(
+    items: &[(String, T)],
+    field: &'static str,
+    key: impl Fn(&T) -> K,
+) -> Result<(), Error> {
+    let mut groups: BTreeMap<K, Vec<&str>> = BTreeMap::new();
+    for (name, item) in items {
+        groups.entry(key(item)).or_default().push(name);
+    }
+    if groups.len() <= 1 {
+        return Ok(());
+    }
+    Err(Error::Mixed {
+        field,
+        groups: groups
+            .into_iter()
+            .map(|(value, names)| format!("{value} in {}", list(&names)))
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Unobserved;
+    use crate::shard;
+
+    fn shards(n: u32, k: u32) -> Vec<Input> {
+        let options = Options {
+            threads: 2,
+            ..Options::default()
+        };
+        Shard::all(k)
+            .map(|s| Input {
+                name: format!("s{}.json", s.index()),
+                text: shard::count(n, &options, s, &Unobserved).unwrap().json(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn merged_shards_equal_the_table() {
+        let m = merge(&shards(10, 3), 2).unwrap();
+        assert_eq!(m.counts.total, 724);
+        assert_eq!(m.counts.verified(), Some(true));
+        assert!(m.warnings.is_empty());
+    }
+
+    #[test]
+    fn one_file_may_hold_several_shards() {
+        let all: String = shards(9, 4).into_iter().map(|i| i.text).collect();
+        let m = merge(
+            &[Input {
+                name: "all.json".into(),
+                text: all,
+            }],
+            1,
+        )
+        .unwrap();
+        assert_eq!(m.counts.total, 352);
+    }
+
+    #[test]
+    fn an_absurd_number_of_shards_is_refused_before_anything_is_built() {
+        let mut v: Value = serde_json::from_str(&shards(8, 1)[0].text).unwrap();
+        v["shards"] = 4_000_000_000u64.into();
+        let input = Input {
+            name: "big.json".into(),
+            text: v.to_string(),
+        };
+        let e = merge(&[input], 1).unwrap_err().to_string();
+        assert!(
+            e.contains("big.json: the number of shards must be between 1 and 10000"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn same_names_the_odd_ones_out() {
+        let items = vec![
+            ("a".to_string(), 1),
+            ("b".to_string(), 2),
+            ("c".to_string(), 1),
+        ];
+        let e = same(&items, "n", |x| *x).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot merge results of different runs: mixed n: 1 in a, c; 2 in b"
+        );
+    }
+}

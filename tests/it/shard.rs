@@ -1,0 +1,582 @@
+//! Shards and merge from the command line: the merged count equals the table, every refusal says
+//! what is wrong, `--shard auto` reads each launcher, and a real scheduler (GNU parallel) runs them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use nqueens::engine::Unobserved;
+use nqueens::merge::{self, Input};
+use nqueens::shard::{self, Shard};
+use nqueens::{known, Options};
+use proptest::prelude::*;
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::util::nqueens;
+
+/// Every variable `--shard auto` looks at, cleared so the test's own environment cannot leak in.
+const LAUNCHER_VARS: [&str; 11] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_STEP",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_PROCID",
+    "SLURM_NTASKS",
+    "OMPI_COMM_WORLD_RANK",
+    "OMPI_COMM_WORLD_SIZE",
+    "PMI_RANK",
+    "PMI_SIZE",
+];
+
+/// Runs `count n --shard i/k` for every i, each into `dir/s<i>.json`, and returns the files.
+fn run_shards(dir: &Path, n: u32, k: u32, extra: &[&str]) -> Vec<PathBuf> {
+    (1..=k)
+        .map(|i| {
+            let file = dir.join(format!("s{i}.json"));
+            nqueens()
+                .args(["count", &n.to_string(), "--shard", &format!("{i}/{k}")])
+                .args(["-j", "1", "-o"])
+                .arg(&file)
+                .args(extra)
+                .assert()
+                .success()
+                .stdout("");
+            file
+        })
+        .collect()
+}
+
+/// `merge --json` of `files`: the report object.
+fn merged(files: &[PathBuf]) -> Value {
+    let out = nqueens()
+        .args(["merge", "--json"])
+        .args(files)
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+fn read(file: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap()
+}
+
+fn write(file: &Path, v: &Value) {
+    fs::write(file, serde_json::to_string_pretty(v).unwrap()).unwrap();
+}
+
+#[test]
+fn merged_shards_equal_the_table_for_any_number_of_shards() {
+    // K = 1, K = 7, and K larger than the plan (n = 6 has fewer than 50 subproblems).
+    for (n, k) in [(1, 1), (4, 3), (8, 1), (10, 7), (12, 7), (13, 3), (6, 50)] {
+        let dir = TempDir::new().unwrap();
+        let files = run_shards(dir.path(), n, k, &[]);
+        let report = merged(&files);
+        let expected = nqueens::known::known(n).unwrap().total;
+        assert_eq!(
+            report["total"].as_u64().unwrap() as u128,
+            expected,
+            "n = {n}, K = {k}"
+        );
+        assert_eq!(report["verified"], true);
+        let parts: Vec<Value> = files.iter().map(|f| read(f)).collect();
+        let sum: usize = parts
+            .iter()
+            .map(|p| p["subproblems"].as_u64().unwrap() as usize)
+            .sum();
+        assert_eq!(sum as u64, report["subproblems"].as_u64().unwrap());
+        if k == 50 {
+            assert!(parts
+                .iter()
+                .any(|p| p["subproblems"] == 0 && p["total"] == "0"));
+        }
+    }
+}
+
+#[test]
+fn a_partial_result_carries_the_documented_fields() {
+    let out = nqueens()
+        .args(["count", "11", "--shard", "2/3", "-j", "2"])
+        .assert()
+        .success();
+    let p: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(p["format"], "nqueens-shard");
+    assert_eq!(p["format_version"], 1);
+    assert_eq!(p["program_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(p["n"], 11);
+    assert_eq!(p["engine"], nqueens::Engine::fastest(11).name());
+    assert!(p["split_depth"].as_u64().is_some());
+    assert!(p["plan_subproblems"].as_u64().unwrap() >= p["subproblems"].as_u64().unwrap());
+    assert_eq!(
+        (p["shard"].clone(), p["shards"].clone()),
+        (2.into(), 3.into())
+    );
+    assert!(p["ids_digest"].as_str().unwrap().starts_with("fnv1a64:"));
+    assert!(p["total"].as_str().unwrap().parse::<u128>().is_ok());
+    assert!(p["elapsed_seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(p["threads"], 2);
+    assert!(!p["host"].as_str().unwrap().is_empty());
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("shard 2/3 of n = 11"), "{stderr}");
+    // `-o -` is stdout too.
+    let dash = nqueens()
+        .args(["count", "11", "--shard", "2/3", "-j", "2", "-o", "-"])
+        .assert()
+        .success();
+    let q: Value = serde_json::from_slice(&dash.get_output().stdout).unwrap();
+    assert_eq!(
+        (q["total"].clone(), q["ids_digest"].clone()),
+        (p["total"].clone(), p["ids_digest"].clone())
+    );
+}
+
+#[test]
+fn the_plan_is_the_same_whatever_the_threads_and_split_depth_is_honoured() {
+    let dir = TempDir::new().unwrap();
+    let a = nqueens()
+        .args(["count", "12", "--shard", "1/4", "-j", "1"])
+        .assert()
+        .success();
+    let b = nqueens()
+        .args(["count", "12", "--shard", "1/4", "-j", "3"])
+        .assert()
+        .success();
+    let (a, b): (Value, Value) = (
+        serde_json::from_slice(&a.get_output().stdout).unwrap(),
+        serde_json::from_slice(&b.get_output().stdout).unwrap(),
+    );
+    for field in [
+        "split_depth",
+        "plan_subproblems",
+        "subproblems",
+        "ids_digest",
+        "total",
+    ] {
+        assert_eq!(a[field], b[field], "{field}");
+    }
+    let files = run_shards(dir.path(), 12, 4, &["--split-depth", "2"]);
+    assert_eq!(read(&files[0])["split_depth"], 2);
+    assert_eq!(merged(&files)["total"], 14200);
+}
+
+/// `merge` refuses: exit 1, nothing on stdout, one line on stderr holding every `needle`.
+fn refuses(files: &[PathBuf], needles: &[&str]) {
+    let out = nqueens()
+        .arg("merge")
+        .args(files)
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{needle:?} not in: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn merge_refuses_missing_shards() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 9, 4, &[]);
+    refuses(
+        &[files[0].clone(), files[2].clone()],
+        &[
+            "missing 2 shards of 4: 2, 4",
+            "s1.json (shard 1)",
+            "s3.json (shard 3)",
+        ],
+    );
+}
+
+#[test]
+fn merge_refuses_two_different_results_for_one_shard_and_warns_of_identical_ones() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 9, 3, &[]);
+    let copy = dir.path().join("copy.json");
+    fs::copy(&files[1], &copy).unwrap();
+    let mut all = files.clone();
+    all.push(copy.clone());
+    let out = nqueens().arg("merge").args(&all).assert().success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("warning: shard 2/3 is given 2 times with the same total"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("s2.json") && stderr.contains("copy.json"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("352"));
+
+    let mut v = read(&copy);
+    let total: u128 = v["total"].as_str().unwrap().parse().unwrap();
+    v["total"] = (total + 2).to_string().into();
+    write(&copy, &v);
+    refuses(
+        &all,
+        &[
+            "shard 2/3 has different totals",
+            &format!("{total} in {}", files[1].display()),
+            &format!("{} in {}", total + 2, copy.display()),
+        ],
+    );
+}
+
+#[test]
+fn merge_refuses_results_of_different_runs() {
+    let dir = TempDir::new().unwrap();
+    let sub = |name: &str| {
+        let d = dir.path().join(name);
+        fs::create_dir(&d).unwrap();
+        d
+    };
+    let n9 = run_shards(&sub("n9"), 9, 2, &[]);
+    let n10 = run_shards(&sub("n10"), 10, 2, &[]);
+    refuses(
+        &[n9[0].clone(), n10[1].clone()],
+        &["mixed n", "9 in", "n9/s1.json", "10 in", "n10/s2.json"],
+    );
+
+    let k3 = run_shards(&sub("k3"), 9, 3, &[]);
+    refuses(
+        &[n9[0].clone(), k3[1].clone()],
+        &["mixed number of shards K", "2 in", "3 in"],
+    );
+
+    let mirror = ["--engine", "mirror"];
+    let d3 = run_shards(
+        &sub("d3"),
+        9,
+        2,
+        &[&mirror[..], &["--split-depth", "3"]].concat(),
+    );
+    let d2 = run_shards(
+        &sub("d2"),
+        9,
+        2,
+        &[&mirror[..], &["--split-depth", "2"]].concat(),
+    );
+    refuses(
+        &[d3[0].clone(), d2[1].clone()],
+        &["mixed split depth", "d3/s1.json", "d2/s2.json"],
+    );
+
+    let mut v = read(&d2[1]);
+    v["engine"] = "symmetry".into();
+    write(&d2[1], &v);
+    refuses(
+        &[d2[0].clone(), d2[1].clone()],
+        &["mixed engine: mirror in", "symmetry in"],
+    );
+
+    v["engine"] = "mirror".into();
+    v["format_version"] = 2.into();
+    write(&d2[1], &v);
+    refuses(
+        &[d2[0].clone(), d2[1].clone()],
+        &["mixed format version: 1 in", "2 in"],
+    );
+    let mut w = read(&d2[0]);
+    w["format_version"] = 2.into();
+    write(&d2[0], &w);
+    refuses(
+        &[d2[0].clone(), d2[1].clone()],
+        &["format version 2; this nqueens reads version 1"],
+    );
+}
+
+#[test]
+fn merge_refuses_malformed_truncated_and_foreign_files() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 9, 2, &[]);
+    let text = fs::read_to_string(&files[1]).unwrap();
+    let bad = |name: &str, contents: &str| {
+        let f = dir.path().join(name);
+        fs::write(&f, contents).unwrap();
+        vec![files[0].clone(), f]
+    };
+    refuses(
+        &bad("cut.json", &text[..text.len() / 2]),
+        &["cut.json is truncated"],
+    );
+    refuses(&bad("empty.json", ""), &["empty.json is empty"]);
+    refuses(&bad("junk.json", "hello"), &["junk.json is not valid JSON"]);
+    refuses(
+        &bad("report.json", r#"{"n":9,"total":352}"#),
+        &["report.json is not an nqueens shard result"],
+    );
+    refuses(
+        &bad("short.json", &text.replace("\"total\"", "\"sum\"")),
+        &["short.json is not a complete shard result: missing field `total`"],
+    );
+    let mut v = read(&files[1]);
+    v["ids_digest"] = "fnv1a64:0000000000000000".into();
+    refuses(
+        &bad("foreign.json", &v.to_string()),
+        &["foreign.json: shard 2/2 has", "but this program gives it"],
+    );
+    v = read(&files[1]);
+    v["shard"] = 3.into();
+    refuses(
+        &bad("three.json", &v.to_string()),
+        &["three.json: shard 3/2 does not exist"],
+    );
+    refuses(
+        &[files[0].clone(), dir.path().join("absent.json")],
+        &["cannot read", "absent.json"],
+    );
+}
+
+#[test]
+fn a_wrong_total_is_caught_by_the_table() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 10, 2, &[]);
+    let mut v = read(&files[0]);
+    let total: u128 = v["total"].as_str().unwrap().parse().unwrap();
+    v["total"] = (total + 2).to_string().into();
+    write(&files[0], &v);
+    nqueens()
+        .arg("merge")
+        .args(&files)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("NO (expected 724 / 92)"));
+}
+
+/// `count 10 --shard auto` with `vars` set: the shard it wrote, as `(I, K)`.
+fn auto(vars: &[(&str, &str)]) -> (u64, u64) {
+    let mut cmd = nqueens();
+    for var in LAUNCHER_VARS {
+        cmd.env_remove(var);
+    }
+    let out = cmd
+        .args(["count", "10", "--shard", "auto", "-j", "1"])
+        .envs(vars.iter().copied())
+        .assert()
+        .success();
+    let p: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    (p["shard"].as_u64().unwrap(), p["shards"].as_u64().unwrap())
+}
+
+#[test]
+fn shard_auto_reads_each_launcher() {
+    let array = [
+        ("SLURM_ARRAY_TASK_ID", "0"),
+        ("SLURM_ARRAY_TASK_MIN", "0"),
+        ("SLURM_ARRAY_TASK_MAX", "3"),
+        ("SLURM_ARRAY_TASK_COUNT", "4"),
+    ];
+    assert_eq!(auto(&array), (1, 4));
+    let counted = [
+        ("SLURM_ARRAY_TASK_ID", "7"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "8"),
+    ];
+    assert_eq!(auto(&counted), (7, 8));
+    assert_eq!(
+        auto(&[("SLURM_PROCID", "2"), ("SLURM_NTASKS", "5")]),
+        (3, 5)
+    );
+    assert_eq!(
+        auto(&[("OMPI_COMM_WORLD_RANK", "1"), ("OMPI_COMM_WORLD_SIZE", "2")]),
+        (2, 2)
+    );
+    assert_eq!(auto(&[("PMI_RANK", "0"), ("PMI_SIZE", "3")]), (1, 3));
+}
+
+#[test]
+fn bad_shard_command_lines_get_one_clear_line_and_status_2() {
+    let refuse = |args: &[&str], vars: &[(&str, &str)], message: &str| {
+        let mut cmd = nqueens();
+        for var in LAUNCHER_VARS {
+            cmd.env_remove(var);
+        }
+        let out = cmd
+            .args(args)
+            .envs(vars.iter().copied())
+            .assert()
+            .code(2)
+            .stdout("");
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    };
+    refuse(
+        &["count", "9", "--shard", "auto"],
+        &[],
+        "--shard auto found no launcher",
+    );
+    refuse(
+        &["count", "9", "--shard", "auto"],
+        &[("PMI_RANK", "1")],
+        "PMI_RANK is set but PMI_SIZE is not",
+    );
+    refuse(
+        &["count", "9", "--shard", "0/4"],
+        &[],
+        "numbered from 1 to 4",
+    );
+    refuse(
+        &["count", "9", "--shard", "5/4"],
+        &[],
+        "shard 5/4 does not exist",
+    );
+    refuse(&["count", "9", "--shard", "four"], &[], "write I/K");
+    refuse(
+        &["count", "8..9", "--shard", "1/2"],
+        &[],
+        "--shard counts one board size",
+    );
+    refuse(
+        &["count", "9", "--shard", "1/2", "--json"],
+        &[],
+        "cannot be used with",
+    );
+    refuse(&["count", "9", "-o", "x.json"], &[], "--shard");
+    refuse(&["merge"], &[], "required");
+}
+
+/// GNU parallel, or `None` (with a notice) where it is absent outside CI.
+fn gnu_parallel() -> Option<&'static str> {
+    let version = Process::new("parallel").arg("--version").output();
+    match version {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("GNU parallel") => {
+            Some("parallel")
+        }
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("GNU parallel is needed in CI (.ci/run installs the apt package 'parallel')")
+        }
+        _ => {
+            eprintln!("notice: GNU parallel is not installed; skipping the scheduler test");
+            None
+        }
+    }
+}
+
+#[test]
+fn gnu_parallel_runs_the_shards_and_merge_sums_them() {
+    let Some(parallel) = gnu_parallel() else {
+        return;
+    };
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let dir = TempDir::new().unwrap();
+    // One file per shard, as in the README.
+    let status = Process::new(parallel)
+        .args(["-j", "2", "--halt", "now,fail=1"])
+        .arg(&bin)
+        .args(["count", "14", "--shard", "{}/6", "-j", "1", "-o"])
+        .arg(dir.path().join("s{}.json"))
+        .args([":::", "1", "2", "3", "4", "5", "6"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let files: Vec<PathBuf> = (1..=6)
+        .map(|i| dir.path().join(format!("s{i}.json")))
+        .collect();
+    assert_eq!(merged(&files)["total"], 365_596);
+    // All shards on parallel's stdout, one whole object after another, merged from stdin.
+    let stream = Process::new(parallel)
+        .args(["-j", "2"])
+        .arg(&bin)
+        .args(["count", "13", "--shard", "{}/5", "-j", "1"])
+        .args([":::", "1", "2", "3", "4", "5"])
+        .output()
+        .unwrap();
+    assert!(stream.status.success());
+    let out = nqueens()
+        .args(["merge", "--json", "-"])
+        .write_stdin(stream.stdout)
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(report["total"], 73_712);
+    assert_eq!(report["verified"], true);
+}
+
+/// A stand-in for `sbatch` that runs the jobs at once, in order: each task of `--array=A-B` with
+/// the variables Slurm sets, then a `--wrap` command. Dependencies hold because it runs in order.
+const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+array= wrap= script=
+for arg in "$@"; do
+  case "$arg" in
+    --array=*) array=${arg#--array=} ;;
+    --wrap) wrap=next ;;
+    --*) ;;
+    *) if [[ $wrap == next ]]; then wrap=$arg; else script=$arg; fi ;;
+  esac
+done
+if [[ -n $wrap ]]; then SLURM_JOB_ID=2 bash -c "$wrap"; exit; fi
+min=${array%-*} max=${array#*-}
+for ((id = min; id <= max; id++)); do
+  SLURM_JOB_ID=1 SLURM_ARRAY_JOB_ID=1 SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=$min \
+    SLURM_ARRAY_TASK_MAX=$max SLURM_ARRAY_TASK_COUNT=$((max - min + 1)) SLURM_CPUS_PER_TASK=1 \
+    bash "$script" >/dev/null
+done
+echo 1
+"#;
+
+#[test]
+#[cfg(unix)]
+fn the_slurm_example_counts_and_merges() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new().unwrap();
+    let bin = dir.path().join("bin");
+    fs::create_dir(&bin).unwrap();
+    let sbatch = bin.join("sbatch");
+    fs::write(&sbatch, FAKE_SBATCH).unwrap();
+    fs::set_permissions(&sbatch, fs::Permissions::from_mode(0o755)).unwrap();
+    let nqueens_dir = assert_cmd::cargo::cargo_bin("nqueens")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = std::env::join_paths([bin, nqueens_dir].into_iter().chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slurm/count.sbatch");
+    let mut cmd = Process::new("bash");
+    for var in LAUNCHER_VARS.iter().chain(&["SLURM_JOB_ID"]) {
+        cmd.env_remove(var);
+    }
+    let out = cmd
+        .arg(script)
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .envs([("N", "11"), ("SHARDS", "3")])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 shards of n = 11"));
+    let result = fs::read_to_string(dir.path().join("nqueens-n11/result.txt")).unwrap();
+    assert!(
+        result.contains("2680") && result.contains("yes"),
+        "{result}"
+    );
+    assert!(dir.path().join("nqueens-n11/shard-3.json").exists());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Through the library: any K, any split depth, the shards add up to the table.
+    #[test]
+    fn shards_add_up_for_any_k(n in 1u32..=11, k in 1u32..=40, depth in prop::option::of(0u32..=4)) {
+        let options = Options { threads: 1, split_depth: depth, ..Options::default() };
+        let inputs: Vec<Input> = Shard::all(k)
+            .map(|s| Input {
+                name: s.to_string(),
+                text: shard::count(n, &options, s, &Unobserved).unwrap().json(),
+            })
+            .collect();
+        let merged = merge::merge(&inputs, 1).unwrap();
+        prop_assert_eq!(merged.counts.total, known::known(n).unwrap().total);
+        prop_assert!(merged.warnings.is_empty());
+    }
+}
