@@ -46,6 +46,7 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             }
             Ok(exit)
         }
+        Command::Bench { settings, exports } => crate::bench_cmd::run(&settings, &exports),
     }
 }
 
@@ -55,6 +56,9 @@ pub enum Error {
     /// The library refused or failed.
     #[error(transparent)]
     Count(#[from] nqueens::Error),
+    /// The benchmark failed: a wrong count, or an export could not be written.
+    #[error(transparent)]
+    Bench(#[from] nqueens::bench::Error),
     /// Output could not be written.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),
