@@ -36,7 +36,8 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
                 } else {
                     format!("run {}/{}", index + 1 - settings.warmup, settings.runs)
                 };
-                bar.set_message(format!("{threads} threads: {what}"));
+                let plural = if threads == 1 { "" } else { "s" };
+                bar.set_message(format!("{threads} thread{plural}: {what}"));
             }
             Event::Row { bench } => {
                 bar.set_position(started);

@@ -73,6 +73,8 @@ pub enum Event<'a> {
 const PROBE_SECONDS: f64 = 0.25;
 /// The calibration aims at the geometric middle of 1–3 s.
 const TARGET_SECONDS: f64 = 1.732;
+/// The range the growth from one n to the next is kept within when extrapolating.
+const GROWTH: (f64, f64) = (4.0, 9.0);
 /// The calibration starts here.
 const FIRST_PROBE: u32 = 8;
 
@@ -189,8 +191,9 @@ pub fn thread_counts(asked: &[usize]) -> Vec<usize> {
 }
 
 /// Chooses n from one-thread probe runs of growing n (`probe(n)` returns seconds): probe until a
-/// run takes [`PROBE_SECONDS`], extrapolate with the growth of the last step, and take the n whose
-/// measured or estimated time is nearest (by ratio) to the middle of 1–3 s.
+/// run takes [`PROBE_SECONDS`], extrapolate with the growth of the last step (kept within
+/// [`GROWTH`]), and take the n whose measured or estimated time is nearest (by ratio) to the
+/// middle of 1–3 s.
 pub fn calibrate(
     mut probe: impl FnMut(u32) -> Result<f64, Error>,
 ) -> Result<(u32, Calibration), Error> {
@@ -204,10 +207,11 @@ pub fn calibrate(
         }
     }
     let Probe { n, seconds: t } = *probes.last().expect("at least one probe");
-    // Each n costs several times the one before; a noisy tiny ratio must not run away.
+    // Each n costs 5–7 times the one before; a probe slowed by a busy machine must not throw the
+    // estimate far, so the measured step is kept within GROWTH.
     let growth = match probes.len() {
         1 => 6.0,
-        len => (t / probes[len - 2].seconds.max(1e-9)).max(2.0),
+        len => (t / probes[len - 2].seconds).clamp(GROWTH.0, GROWTH.1),
     };
     let mut candidates: Vec<(u32, f64)> = probes.iter().map(|p| (p.n, p.seconds)).collect();
     candidates.extend(
@@ -265,6 +269,16 @@ mod tests {
         assert_eq!((n, c.probes.last().unwrap().n), (15, 15));
         // A very slow machine: n = 8 already takes 5 s.
         assert_eq!(calibrate(machine(5.0)).unwrap().0, 8);
+    }
+
+    #[test]
+    fn a_noisy_probe_does_not_throw_the_estimate_far() {
+        // n = 14 looks only twice as dear as n = 13 (a busy machine): taken as 4 times, n = 15 is
+        // estimated at 1.2 s and chosen; taken at its word, n = 17 would be (2.4 s).
+        let times = [1e-4, 5e-4, 3e-3, 0.02, 0.1, 0.15, 0.3];
+        let (n, c) = calibrate(|n| Ok(times[n as usize - 8])).unwrap();
+        assert_eq!(n, 15);
+        assert!((c.estimated_seconds - 1.2).abs() < 1e-9);
     }
 
     #[test]
