@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// The machine and the build a benchmark ran on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Machine {
     /// CPU model name.
     pub cpu: String,
@@ -21,6 +21,9 @@ pub struct Machine {
     pub build_profile: String,
     /// Target features the compiler could use, comma-separated (e.g. "fxsr,sse,sse2").
     pub target_features: String,
+    /// Runnable processes averaged over the minute before the benchmark (0 where the OS does not
+    /// say): above the core count, other work was competing for the cores.
+    pub load_average: f64,
 }
 
 impl Machine {
@@ -44,11 +47,12 @@ impl Machine {
             git_commit: env!("NQUEENS_GIT_COMMIT").to_string(),
             build_profile: env!("NQUEENS_BUILD_PROFILE").to_string(),
             target_features: env!("NQUEENS_TARGET_FEATURES").to_string(),
+            load_average: System::load_average().one,
         }
     }
 
     /// The header as (label, value) lines, for the text and Markdown summaries.
-    pub fn lines(&self) -> [(&'static str, String); 4] {
+    pub fn lines(&self) -> [(&'static str, String); 5] {
         [
             (
                 "cpu",
@@ -66,6 +70,10 @@ impl Machine {
                 ),
             ),
             ("features", self.target_features.clone()),
+            (
+                "load",
+                format!("{:.2} (1-minute average at the start)", self.load_average),
+            ),
         ]
     }
 }

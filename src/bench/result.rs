@@ -144,6 +144,7 @@ pub(crate) mod tests {
                 git_commit: "abc1234".into(),
                 build_profile: "release".into(),
                 target_features: "fxsr,sse,sse2".into(),
+                load_average: 0.25,
             },
             n: 12,
             calibration: Some(Calibration {

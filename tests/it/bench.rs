@@ -54,6 +54,7 @@ fn a_short_bench_writes_every_export() {
         "git_commit",
         "build_profile",
         "target_features",
+        "load_average",
     ] {
         assert!(!json["machine"][key].is_null(), "machine.{key}");
     }
