@@ -1,5 +1,6 @@
 //! `nqueens bench` on a terminal: a progress bar on stderr, the header and the summary table on
-//! stdout, and the export files rewritten after every thread count so a failure later loses nothing.
+//! stdout, and the export files written at the start and rewritten after every thread count, so a
+//! bad path fails early and a failure later loses nothing finished.
 
 use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
@@ -23,6 +24,8 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
                 let mut out = io::stdout().lock();
                 bar.suspend(|| write!(out, "{}", table::header(bench)))
                     .map_err(bench::Error::Output)?;
+                // A file that cannot be written fails now, not after the first thread count.
+                save(exports, bench)?;
             }
             Event::Run {
                 threads,
@@ -41,9 +44,7 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
             }
             Event::Row { bench } => {
                 bar.set_position(started);
-                for export in exports {
-                    export.write(bench)?;
-                }
+                save(exports, bench)?;
             }
         }
         Ok(())
@@ -57,6 +58,11 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
     writeln!(out)?;
     write!(out, "{}", table::table(&bench))?;
     Ok(Exit::Success)
+}
+
+/// Writes every export of `bench` as it is so far.
+fn save(exports: &[Export], bench: &bench::Bench) -> Result<(), bench::Error> {
+    exports.iter().try_for_each(|e| e.write(bench))
 }
 
 /// A bar of runs on stderr, hidden when stderr is not a terminal.

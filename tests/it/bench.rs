@@ -148,7 +148,33 @@ fn a_wrong_known_value_makes_bench_fail() {
             && stderr.contains("counted 92 on 1 thread(s)")
             && stderr.contains("93")
     );
-    assert!(!json.exists(), "no export of a failed first thread count");
+    // The export was written at the start and holds no result: nothing wrong is exported.
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(
+        (json["n"].clone(), json["results"].clone()),
+        (8.into(), Value::Array(vec![]))
+    );
+}
+
+#[test]
+fn an_export_that_cannot_be_written_fails_before_the_runs() {
+    let missing = scratch("bench-missing").join("no/such/dir/b.csv");
+    let out = short_bench(1)
+        .arg("--export-csv")
+        .arg(&missing)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("cannot write") && stderr.contains("no/such/dir/b.csv"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        !stdout.contains("threads  min"),
+        "no table after a failed export: {stdout}"
+    );
 }
 
 #[test]
