@@ -86,24 +86,26 @@ pub fn run(
     if settings.runs == 0 {
         return Err(Error::NoRuns);
     }
+    // Before the calibration, so that the load average is the machine's own.
+    let machine = Machine::detect();
     let (n, calibration) = match settings.n {
         Some(n) => (n, None),
         None => {
             let c = calibrate(|n| {
                 on(Event::Calibrating { n })?;
-                let counts = count(n, 1, settings.engine, None)?;
+                let counts = count(n, 1, settings.engine, published(n)?)?;
                 Ok(counts.elapsed.as_secs_f64())
             })?;
             (c.0, Some(c.1))
         }
     };
-    let expected = settings
-        .expected_total
-        .or_else(|| known::known(n).map(|k| k.total))
-        .ok_or(Error::Unknown { n })?;
+    let expected = match settings.expected_total {
+        Some(total) => total,
+        None => published(n)?,
+    };
     let threads = thread_counts(&settings.threads);
     let mut bench = Bench {
-        machine: Machine::detect(),
+        machine,
         n,
         calibration,
         engine: settings.engine.unwrap_or_else(|| Engine::fastest(n)),
@@ -127,7 +129,7 @@ pub fn run(
                 index,
                 warmup,
             })?;
-            let counts = count(n, threads, Some(bench.engine), Some(expected))?;
+            let counts = count(n, threads, Some(bench.engine), expected)?;
             if !warmup {
                 times.push(counts.elapsed.as_secs_f64());
             }
@@ -141,13 +143,13 @@ pub fn run(
     Ok(bench)
 }
 
-/// One run, with queens placed counted, checked against `expected` (or else the table).
-fn count(
-    n: u32,
-    threads: usize,
-    engine: Option<Engine>,
-    expected: Option<u128>,
-) -> Result<Counts, Error> {
+/// The published total of `n`.
+fn published(n: u32) -> Result<u128, Error> {
+    known::known(n).map(|k| k.total).ok_or(Error::Unknown { n })
+}
+
+/// One run, with queens placed counted, checked against `expected`.
+fn count(n: u32, threads: usize, engine: Option<Engine>, expected: u128) -> Result<Counts, Error> {
     let options = Options {
         threads,
         engine,
@@ -155,9 +157,6 @@ fn count(
         count_nodes: true,
     };
     let counts = crate::count(n, &options)?;
-    let expected = expected
-        .or_else(|| known::known(n).map(|k| k.total))
-        .ok_or(Error::Unknown { n })?;
     if counts.total != expected {
         return Err(Error::WrongCount {
             n,
@@ -183,7 +182,7 @@ pub fn thread_counts(asked: &[usize]) -> Vec<usize> {
     if asked.is_empty() {
         return default_threads(num_cpus::get(), num_cpus::get_physical());
     }
-    let mut threads: Vec<usize> = asked.iter().copied().filter(|&t| t > 0).collect();
+    let mut threads = asked.to_vec();
     threads.push(1);
     threads.sort_unstable();
     threads.dedup();
