@@ -78,8 +78,8 @@ pub struct Row {
 }
 
 impl Row {
-    /// The row of `times` (at least one), the timed runs of a run like `counts`; `baseline` is the
-    /// median 1-thread time, `None` for the 1-thread row itself.
+    /// The row of `times` (at least one), the timed runs of a run like `counts` (which counted the
+    /// queens placed); `baseline` is the median 1-thread time, `None` for the 1-thread row itself.
     pub fn new(times: Vec<f64>, counts: &Counts, baseline: Option<f64>) -> Row {
         let mut sorted = times.clone();
         sorted.sort_by(f64::total_cmp);
