@@ -3,10 +3,9 @@
 //! Nothing below this module sees a clap type.
 
 use std::ops::RangeInclusive;
-
-use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+use clap::{Args, Parser, Subcommand};
 use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
 
 /// What the user asked for, in the program's own terms.

@@ -33,19 +33,16 @@ pub fn cells(row: &Row) -> [String; 9] {
 
 /// What was measured, in one line: n and how it was chosen, engine, runs.
 pub fn describe(bench: &Bench) -> String {
-    let chosen = match bench
-        .calibration
-        .as_ref()
-        .and_then(|c| Some((c, c.probes.last()?)))
-    {
-        Some((_, last)) if last.n == bench.n => {
-            format!("calibrated: a one-thread run took {:.2} s", last.seconds)
-        }
-        Some((c, last)) => format!(
-            "calibrated: n = {} took {:.2} s on one thread, so n = {} should take about {:.1} s",
-            last.n, last.seconds, bench.n, c.estimated_seconds
-        ),
+    let chosen = match &bench.calibration {
         None => "given".to_string(),
+        Some(c) => match (c.probes.iter().find(|p| p.n == bench.n), c.probes.last()) {
+            (Some(probe), _) => format!("calibrated: a one-thread run took {:.2} s", probe.seconds),
+            (None, Some(last)) => format!(
+                "calibrated: n = {} took {:.2} s on one thread, so n = {} should take about {:.1} s",
+                last.n, last.seconds, bench.n, c.estimated_seconds
+            ),
+            (None, None) => "calibrated".to_string(),
+        },
     };
     format!(
         "n = {} ({chosen}), expected total {}, engine {}, {} warm-up + {} timed runs per thread count",
