@@ -38,16 +38,18 @@ fn draw(bench: &Bench, svg: &mut String) -> Result<(), Box<dyn std::error::Error
                 "nqueens bench: n = {}, {} ({} logical cores)",
                 bench.n, bench.machine.cpu, bench.machine.logical_cores
             ),
-            ("sans-serif", 20),
+            ("sans-serif", 26),
         )
         .margin(20)
-        .x_label_area_size(45)
-        .y_label_area_size(55)
+        .x_label_area_size(50)
+        .y_label_area_size(65)
         .build_cartesian_2d(0..most + 1, 0.0..top * 1.1)?;
     chart
         .configure_mesh()
         .x_desc("threads")
         .y_desc("speedup over 1 thread")
+        .axis_desc_style(("sans-serif", 20))
+        .label_style(("sans-serif", 16))
         .draw()?;
     let grey = RGBColor(140, 140, 140);
     chart
@@ -67,6 +69,7 @@ fn draw(bench: &Bench, svg: &mut String) -> Result<(), Box<dyn std::error::Error
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
+        .label_font(("sans-serif", 18))
         .border_style(BLACK)
         .background_style(WHITE)
         .draw()?;
