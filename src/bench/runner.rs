@@ -198,8 +198,8 @@ pub fn thread_counts(asked: &[usize]) -> Vec<usize> {
 }
 
 /// Chooses n from one-thread probe runs of growing n (`probe(n)` returns seconds): probe until a
-/// run takes 0.25 s, extrapolate with the growth of the last step (kept within 4–9× per n), and take the n whose measured or estimated time is nearest (by ratio) to the
-/// middle of 1–3 s.
+/// run takes 0.25 s, extrapolate with the growth of the last step (kept within 4–9× per n), and
+/// take the n whose measured or estimated time is nearest (by ratio) to the middle of 1–3 s.
 pub fn calibrate(
     mut probe: impl FnMut(u32) -> Result<f64, Error>,
 ) -> Result<(u32, Calibration), Error> {
