@@ -54,6 +54,7 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             output,
         } => crate::cluster::count_shard(n, shard, launcher, &options, output.as_deref()),
         Command::Merge { files, json } => crate::cluster::merge(&files, json),
+        Command::Bench { settings, exports } => crate::bench_cmd::run(&settings, &exports),
     }
 }
 
@@ -63,6 +64,9 @@ pub enum Error {
     /// The library refused or failed.
     #[error(transparent)]
     Count(#[from] nqueens::Error),
+    /// The benchmark failed: a wrong count, or an export could not be written.
+    #[error(transparent)]
+    Bench(#[from] nqueens::bench::Error),
     /// Output could not be written.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use nqueens::shard::{Launcher, Shard};
-use nqueens::{plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
+use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
 
 /// What the user asked for, in the program's own terms.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +30,11 @@ pub enum Command {
     },
     /// Check and sum the partial results in `files` (`-` is stdin).
     Merge { files: Vec<PathBuf>, json: bool },
+    /// Time counting at several thread counts, every result checked; write the exports.
+    Bench {
+        settings: bench::Settings,
+        exports: Vec<bench::Export>,
+    },
 }
 
 const EXAMPLES: &str = "\
@@ -63,6 +68,60 @@ enum CliCommand {
     /// Check the partial results of `count N --shard I/K` and sum them into the count
     #[command(after_help = EXAMPLES)]
     Merge(MergeArgs),
+    /// Benchmark counting at 1, 2, 4, … threads, every result checked against the known counts
+    #[command(after_help = BENCH_EXAMPLES)]
+    Bench(BenchArgs),
+}
+
+const BENCH_EXAMPLES: &str = "\
+Examples:
+  nqueens bench                          n chosen so a one-thread run takes 1–3 s
+  nqueens bench --n 15 --threads 1,2,8   given n and thread counts
+  nqueens bench --export-json b.json --plot speedup.svg";
+
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// Board size (1 to 27, so that every count can be checked) [default: calibrated so that a
+    /// one-thread run takes about 1–3 s]
+    #[arg(long, value_name = "N", value_parser = parse_known_n)]
+    n: Option<u32>,
+
+    /// Thread counts, comma-separated, e.g. 1,2,8; 1 is always measured (the speedup's baseline)
+    /// [default: 1, 2, 4, … up to the logical cores, and the physical core count]
+    #[arg(short = 'j', long, value_name = "LIST", value_delimiter = ',', value_parser = parse_threads)]
+    threads: Vec<usize>,
+
+    /// Timed runs per thread count
+    #[arg(long, value_name = "R", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    runs: u32,
+
+    /// Untimed warm-up runs per thread count, before the timed ones
+    #[arg(long, value_name = "W", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    warmup: u32,
+
+    /// Search engine: mirror or symmetry [default: the fastest for n]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Engine>()))]
+    engine: Option<Engine>,
+
+    /// Write every result and the header as JSON to FILE
+    #[arg(long, value_name = "FILE")]
+    export_json: Option<PathBuf>,
+
+    /// Write one CSV line per thread count to FILE
+    #[arg(long, value_name = "FILE")]
+    export_csv: Option<PathBuf>,
+
+    /// Write the header and the summary table as Markdown to FILE
+    #[arg(long, value_name = "FILE")]
+    export_markdown: Option<PathBuf>,
+
+    /// Draw speedup against threads (and the ideal linear speedup) as SVG to FILE
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+
+    /// Test-only: check every run against this total instead of the published one
+    #[arg(long, value_name = "TOTAL", hide = true)]
+    test_expected_total: Option<u128>,
 }
 
 #[derive(Debug, Args)]
@@ -75,7 +134,7 @@ struct CountArgs {
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
 
-    /// Search engine (mirror) [default: the fastest for each n]
+    /// Search engine: mirror or symmetry [default: the fastest for each n]
     #[arg(long, value_name = "NAME", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Engine>()))]
     engine: Option<Engine>,
 
@@ -173,6 +232,33 @@ pub fn parse() -> Result<Command, clap::Error> {
             },
             json: args.json,
         },
+        CliCommand::Bench(args) => {
+            let exports = [
+                (bench::Format::Json, args.export_json),
+                (bench::Format::Csv, args.export_csv),
+                (bench::Format::Markdown, args.export_markdown),
+                (bench::Format::Svg, args.plot),
+            ]
+            .into_iter()
+            .filter_map(|(format, path)| {
+                Some(bench::Export {
+                    format,
+                    path: path?,
+                })
+            })
+            .collect();
+            Command::Bench {
+                settings: bench::Settings {
+                    n: args.n,
+                    threads: args.threads,
+                    warmup: args.warmup as usize,
+                    runs: args.runs as usize,
+                    engine: args.engine,
+                    expected_total: args.test_expected_total,
+                },
+                exports,
+            }
+        }
     })
 }
 
@@ -210,6 +296,15 @@ fn parse_n(s: &str) -> Result<u32, String> {
         .ok()
         .filter(|n| nqueens::check_n(*n).is_ok())
         .ok_or_else(|| format!("n must be between 1 and {MAX_N}, got {n}"))
+}
+
+/// A board size with a published count: the bench checks every result.
+fn parse_known_n(s: &str) -> Result<u32, String> {
+    let n = parse_n(s)?;
+    match nqueens::known::known(n) {
+        Some(_) => Ok(n),
+        None => Err(bench::Error::Unknown { n }.to_string()),
+    }
 }
 
 fn parse_sizes(s: &str) -> Result<RangeInclusive<u32>, String> {

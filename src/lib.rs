@@ -11,6 +11,7 @@
 //! assert_eq!(counts.verified(), Some(true));
 //! ```
 
+pub mod bench;
 pub mod border;
 pub mod burnside;
 pub mod engine;

@@ -1,6 +1,7 @@
 //! The `nqueens` command: parse, run, map the outcome to an exit status.
 
 mod app;
+mod bench_cmd;
 mod cli;
 mod cluster;
 

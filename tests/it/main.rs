@@ -1,5 +1,6 @@
 //! The integration tests: one binary, one module per concern.
 
+mod bench;
 mod cli;
 mod counts;
 mod kernel;

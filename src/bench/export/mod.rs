@@ -1,0 +1,99 @@
+//! Exports like hyperfine's: each format is a tiny [`Exporter`], and [`Export`] writes one file.
+
+mod csv;
+mod json;
+mod markdown;
+
+use std::path::PathBuf;
+
+pub use self::csv::Csv;
+pub use self::json::Json;
+pub use self::markdown::Markdown;
+use super::{plot::Svg, Bench, Error};
+
+/// Turns a benchmark into the bytes of one file format.
+pub trait Exporter {
+    /// The whole file.
+    fn serialize(&self, bench: &Bench) -> Result<Vec<u8>, Error>;
+}
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Everything, as one JSON object.
+    Json,
+    /// One line per thread count.
+    Csv,
+    /// The header and the summary table, ready to paste.
+    Markdown,
+    /// A chart of speedup against threads.
+    Svg,
+}
+
+impl Format {
+    /// The exporter of this format.
+    pub fn exporter(self) -> &'static dyn Exporter {
+        match self {
+            Format::Json => &Json,
+            Format::Csv => &Csv,
+            Format::Markdown => &Markdown,
+            Format::Svg => &Svg,
+        }
+    }
+
+    /// The format's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "JSON",
+            Format::Csv => "CSV",
+            Format::Markdown => "Markdown",
+            Format::Svg => "SVG",
+        }
+    }
+}
+
+/// One file to write in one format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Export {
+    /// The format.
+    pub format: Format,
+    /// Where.
+    pub path: PathBuf,
+}
+
+impl Export {
+    /// Writes `bench` to the file, replacing it whole: a reader never sees half a file.
+    pub fn write(&self, bench: &Bench) -> Result<(), Error> {
+        let bytes = self.format.exporter().serialize(bench)?;
+        let write = |source| Error::Write {
+            path: self.path.clone(),
+            source,
+        };
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, bytes).map_err(write)?;
+        std::fs::rename(&tmp, &self.path).map_err(write)
+    }
+}
+
+/// The error of a format's serializer.
+pub(crate) fn failed(format: Format, reason: impl std::fmt::Display) -> Error {
+    Error::Format {
+        format: format.name(),
+        reason: reason.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::result::tests::example;
+
+    #[test]
+    fn text_exports_are_pinned() {
+        for format in [Format::Json, Format::Csv, Format::Markdown] {
+            let bytes = format.exporter().serialize(&example()).unwrap();
+            insta::assert_snapshot!(format.name(), String::from_utf8(bytes).unwrap());
+        }
+    }
+}

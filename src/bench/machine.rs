@@ -1,0 +1,93 @@
+//! The header of a benchmark: what makes its numbers comparable with another machine's.
+
+use serde::Serialize;
+
+/// The machine and the build a benchmark ran on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Machine {
+    /// CPU model name.
+    pub cpu: String,
+    /// Logical cores (hardware threads).
+    pub logical_cores: usize,
+    /// Physical cores.
+    pub physical_cores: usize,
+    /// Operating system and version.
+    pub os: String,
+    /// nqueens version.
+    pub nqueens_version: String,
+    /// Short git commit of the build, or "unknown".
+    pub git_commit: String,
+    /// Cargo profile of the build ("release" or "debug").
+    pub build_profile: String,
+    /// Target features the compiler could use, comma-separated (e.g. "fxsr,sse,sse2").
+    pub target_features: String,
+    /// Runnable processes averaged over the minute before the benchmark (0 where the OS does not
+    /// say): above the core count, other work was competing for the cores.
+    pub load_average: f64,
+}
+
+impl Machine {
+    /// The machine this process runs on, and the build it runs (baked in by `build.rs`).
+    pub fn detect() -> Machine {
+        use sysinfo::{CpuRefreshKind, RefreshKind, System};
+        let system =
+            System::new_with_specifics(RefreshKind::nothing().with_cpu(CpuRefreshKind::nothing()));
+        let cpu = system
+            .cpus()
+            .first()
+            .map(|c| c.brand().trim().to_string())
+            .filter(|b| !b.is_empty())
+            .unwrap_or_else(|| "unknown".to_string());
+        Machine {
+            cpu,
+            logical_cores: num_cpus::get(),
+            physical_cores: num_cpus::get_physical(),
+            os: System::long_os_version().unwrap_or_else(|| std::env::consts::OS.to_string()),
+            nqueens_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: env!("NQUEENS_GIT_COMMIT").to_string(),
+            build_profile: env!("NQUEENS_BUILD_PROFILE").to_string(),
+            target_features: env!("NQUEENS_TARGET_FEATURES").to_string(),
+            load_average: System::load_average().one,
+        }
+    }
+
+    /// The header as (label, value) lines, for the text and Markdown summaries.
+    pub fn lines(&self) -> [(&'static str, String); 5] {
+        [
+            (
+                "cpu",
+                format!(
+                    "{} ({} logical, {} physical cores)",
+                    self.cpu, self.logical_cores, self.physical_cores
+                ),
+            ),
+            ("os", self.os.clone()),
+            (
+                "nqueens",
+                format!(
+                    "{} (commit {}, {} build)",
+                    self.nqueens_version, self.git_commit, self.build_profile
+                ),
+            ),
+            ("features", self.target_features.clone()),
+            (
+                "load",
+                format!("{:.2} (1-minute average at the start)", self.load_average),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detect_fills_every_field() {
+        let m = Machine::detect();
+        assert!(m.logical_cores >= 1 && m.physical_cores >= 1);
+        assert!(!m.cpu.is_empty() && !m.os.is_empty() && !m.git_commit.is_empty());
+        assert_eq!(m.nqueens_version, env!("CARGO_PKG_VERSION"));
+        assert!(["debug", "release"].contains(&m.build_profile.as_str()));
+    }
+}

@@ -1,0 +1,344 @@
+//! Runs a benchmark: choose n, then for each thread count warm-up runs and timed runs, each count
+//! checked against the expected total before its time is kept.
+
+use std::iter::successors;
+
+use super::{Bench, Calibration, Error, Machine, Probe, Row};
+use crate::{known, Counts, Engine, Options};
+
+/// What to measure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Board size; `None` calibrates one so that a one-thread run takes about 1–3 s.
+    pub n: Option<u32>,
+    /// Thread counts; empty means [`default_threads`]. 1 is always measured: it is the baseline.
+    pub threads: Vec<usize>,
+    /// Untimed runs per thread count, before the timed ones.
+    pub warmup: usize,
+    /// Timed runs per thread count (at least 1).
+    pub runs: usize,
+    /// The engine; `None` picks the fastest for n.
+    pub engine: Option<Engine>,
+    /// The total every run must give; `None` takes it from the published table.
+    ///
+    /// Test-only: a wrong value here is how the tests see a wrong count make the bench fail.
+    pub expected_total: Option<u128>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            n: None,
+            threads: Vec::new(),
+            warmup: 1,
+            runs: 3,
+            engine: None,
+            expected_total: None,
+        }
+    }
+}
+
+/// What the runner is doing, for progress displays and for saving results as they come.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    /// A one-thread probe run of `n` for the calibration is starting.
+    Calibrating {
+        /// Board size of the probe.
+        n: u32,
+    },
+    /// n is chosen and the header known; `runs` runs follow in all.
+    Started {
+        /// The benchmark so far (no rows yet).
+        bench: &'a Bench,
+        /// Warm-up and timed runs still to come, over all thread counts.
+        runs: usize,
+    },
+    /// A run is starting.
+    Run {
+        /// Worker threads.
+        threads: usize,
+        /// 0-based index among this thread count's runs (warm-up first).
+        index: usize,
+        /// Whether it is a warm-up run.
+        warmup: bool,
+    },
+    /// A thread count is finished: its row is the last of `bench.results`.
+    Row {
+        /// The benchmark so far.
+        bench: &'a Bench,
+    },
+}
+
+/// One-thread runs shorter than this are too short to extrapolate from.
+const PROBE_SECONDS: f64 = 0.25;
+/// The calibration aims at the geometric middle of 1–3 s.
+const TARGET_SECONDS: f64 = 1.732;
+/// The range the growth from one n to the next is kept within when extrapolating.
+const GROWTH: (f64, f64) = (4.0, 9.0);
+/// The calibration starts here.
+const FIRST_PROBE: u32 = 8;
+
+/// Runs the benchmark, telling `on` of each step; `on` failing stops it.
+pub fn run(
+    settings: &Settings,
+    on: &mut dyn FnMut(Event<'_>) -> Result<(), Error>,
+) -> Result<Bench, Error> {
+    if settings.runs == 0 {
+        return Err(Error::NoRuns);
+    }
+    // Before the calibration, so that the load average is the machine's own.
+    let machine = Machine::detect();
+    let (n, calibration) = match settings.n {
+        Some(n) => (n, None),
+        None => {
+            let c = calibrate(|n| {
+                on(Event::Calibrating { n })?;
+                let counts = count(n, 1, settings.engine, published(n)?, false)?;
+                Ok(counts.elapsed.as_secs_f64())
+            })?;
+            (c.0, Some(c.1))
+        }
+    };
+    let expected = match settings.expected_total {
+        Some(total) => total,
+        None => published(n)?,
+    };
+    let threads = thread_counts(&settings.threads);
+    let mut bench = Bench {
+        machine,
+        n,
+        calibration,
+        engine: settings.engine.unwrap_or_else(|| Engine::fastest(n)),
+        expected_total: expected,
+        warmup: settings.warmup,
+        runs: settings.runs,
+        results: Vec::new(),
+    };
+    let per_thread_count = settings.warmup + settings.runs;
+    on(Event::Started {
+        bench: &bench,
+        runs: threads.len() * per_thread_count,
+    })?;
+    for threads in threads {
+        let mut times = Vec::with_capacity(settings.runs);
+        let mut first = None;
+        for index in 0..per_thread_count {
+            let warmup = index < settings.warmup;
+            on(Event::Run {
+                threads,
+                index,
+                warmup,
+            })?;
+            // Counting the queens placed costs a few percent: only the first run does it, which
+            // is a warm-up run unless there are none.
+            let counts = count(n, threads, Some(bench.engine), expected, index == 0)?;
+            if !warmup {
+                times.push(counts.elapsed.as_secs_f64());
+            }
+            first.get_or_insert(counts);
+        }
+        let counts = first.expect("at least one run");
+        let baseline = bench.results.first().map(|r| r.median_seconds);
+        bench.results.push(Row::new(times, &counts, baseline));
+        on(Event::Row { bench: &bench })?;
+    }
+    Ok(bench)
+}
+
+/// The published total of `n`.
+fn published(n: u32) -> Result<u128, Error> {
+    known::known(n).map(|k| k.total).ok_or(Error::Unknown { n })
+}
+
+/// One run, checked against `expected`.
+fn count(
+    n: u32,
+    threads: usize,
+    engine: Option<Engine>,
+    expected: u128,
+    count_nodes: bool,
+) -> Result<Counts, Error> {
+    let options = Options {
+        threads,
+        engine,
+        split_depth: None,
+        count_nodes,
+    };
+    let counts = crate::count(n, &options)?;
+    if counts.total != expected {
+        return Err(Error::WrongCount {
+            n,
+            threads,
+            got: counts.total,
+            expected,
+        });
+    }
+    Ok(counts)
+}
+
+/// 1, 2, 4, … up to the logical cores (included), plus the physical core count.
+pub fn default_threads(logical: usize, physical: usize) -> Vec<usize> {
+    let mut threads: Vec<usize> = successors(Some(1usize), |t| t.checked_mul(2))
+        .take_while(|&t| t < logical)
+        .collect();
+    threads.extend([logical, physical]);
+    thread_counts(&threads)
+}
+
+/// The thread counts to measure: `asked` (or the default when empty) with 1 added, sorted, once.
+pub fn thread_counts(asked: &[usize]) -> Vec<usize> {
+    if asked.is_empty() {
+        return default_threads(num_cpus::get(), num_cpus::get_physical());
+    }
+    let mut threads = asked.to_vec();
+    threads.push(1);
+    threads.sort_unstable();
+    threads.dedup();
+    threads
+}
+
+/// Chooses n from one-thread probe runs of growing n (`probe(n)` returns seconds): probe until a
+/// run takes 0.25 s, extrapolate with the growth of the last step (kept within 4–9× per n), and
+/// take the n whose measured or estimated time is nearest (by ratio) to the middle of 1–3 s.
+pub fn calibrate(
+    mut probe: impl FnMut(u32) -> Result<f64, Error>,
+) -> Result<(u32, Calibration), Error> {
+    let last_n = known::table().len() as u32;
+    let mut probes = Vec::new();
+    for n in FIRST_PROBE..=last_n {
+        let seconds = probe(n)?;
+        probes.push(Probe { n, seconds });
+        if seconds >= PROBE_SECONDS {
+            break;
+        }
+    }
+    let Probe { n, seconds: t } = *probes.last().expect("at least one probe");
+    // Each n costs 5–7 times the one before; a probe slowed by a busy machine must not throw the
+    // estimate far, so the measured step is kept within GROWTH.
+    let growth = match probes.len() {
+        1 => 6.0,
+        len => (t / probes[len - 2].seconds).clamp(GROWTH.0, GROWTH.1),
+    };
+    let mut candidates: Vec<(u32, f64)> = probes.iter().map(|p| (p.n, p.seconds)).collect();
+    candidates.extend(
+        successors(Some((n, t)), |&(m, s)| Some((m + 1, s * growth)))
+            .skip(1)
+            .take_while(|&(m, s)| m <= last_n && s < TARGET_SECONDS * growth),
+    );
+    let distance = |s: f64| (s / TARGET_SECONDS).ln().abs();
+    let &(chosen, estimated_seconds) = candidates
+        .iter()
+        .min_by(|a, b| distance(a.1).total_cmp(&distance(b.1)))
+        .expect("at least one candidate");
+    Ok((
+        chosen,
+        Calibration {
+            probes,
+            estimated_seconds,
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_threads_double_up_to_the_cores_and_add_the_physical_count() {
+        assert_eq!(default_threads(1, 1), vec![1]);
+        assert_eq!(default_threads(2, 2), vec![1, 2]);
+        assert_eq!(default_threads(8, 4), vec![1, 2, 4, 8]);
+        assert_eq!(default_threads(12, 6), vec![1, 2, 4, 6, 8, 12]);
+        assert_eq!(default_threads(16, 12), vec![1, 2, 4, 8, 12, 16]);
+    }
+
+    #[test]
+    fn asked_threads_always_include_the_baseline() {
+        assert_eq!(thread_counts(&[8, 2, 2]), vec![1, 2, 8]);
+        assert_eq!(thread_counts(&[1]), vec![1]);
+    }
+
+    /// A machine on which n takes `base × 6.5^(n - 8)` seconds.
+    fn machine(base: f64) -> impl FnMut(u32) -> Result<f64, Error> {
+        move |n| Ok(base * 6.5f64.powi(n as i32 - 8))
+    }
+
+    #[test]
+    fn calibration_picks_the_n_nearest_to_two_seconds() {
+        // 1e-6 s at n = 8: n = 15 takes 0.49 s (the last probe), n = 16 about 3.2 s, n = 17 21 s.
+        let (n, c) = calibrate(machine(1e-6)).unwrap();
+        assert_eq!(c.probes.last().unwrap().n, 15);
+        assert_eq!(n, 16);
+        assert!((c.estimated_seconds - 1e-6 * 6.5f64.powi(8)).abs() < 1e-9);
+        // A machine twice as slow: n = 15 takes about 1 s and is measured, not estimated.
+        let (n, c) = calibrate(machine(2e-6)).unwrap();
+        assert_eq!((n, c.probes.last().unwrap().n), (15, 15));
+        // A very slow machine: n = 8 already takes 5 s.
+        assert_eq!(calibrate(machine(5.0)).unwrap().0, 8);
+    }
+
+    #[test]
+    fn a_noisy_probe_does_not_throw_the_estimate_far() {
+        // n = 14 looks only twice as dear as n = 13 (a busy machine): taken as 4 times, n = 15 is
+        // estimated at 1.2 s and chosen; taken at its word, n = 17 would be (2.4 s).
+        let times = [1e-4, 5e-4, 3e-3, 0.02, 0.1, 0.15, 0.3];
+        let (n, c) = calibrate(|n| Ok(times[n as usize - 8])).unwrap();
+        assert_eq!(n, 15);
+        assert!((c.estimated_seconds - 1.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn calibration_stops_at_the_last_known_n() {
+        let (n, c) = calibrate(machine(1e-30)).unwrap();
+        assert_eq!(n, 27);
+        assert_eq!(c.probes.len(), 20);
+    }
+
+    #[test]
+    fn a_wrong_expected_total_fails_the_bench() {
+        let settings = Settings {
+            n: Some(8),
+            threads: vec![2],
+            warmup: 0,
+            runs: 1,
+            expected_total: Some(93),
+            ..Settings::default()
+        };
+        let err = run(&settings, &mut |_| Ok(())).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::WrongCount {
+                n: 8,
+                threads: 1,
+                got: 92,
+                expected: 93
+            }
+        ));
+        assert!(err.to_string().contains("WRONG COUNT"));
+    }
+
+    #[test]
+    fn a_short_bench_has_one_verified_row_per_thread_count() {
+        let settings = Settings {
+            n: Some(9),
+            threads: vec![2],
+            warmup: 1,
+            runs: 2,
+            ..Settings::default()
+        };
+        let mut runs = 0;
+        let bench = run(&settings, &mut |e| {
+            runs += usize::from(matches!(e, Event::Run { .. }));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(runs, 6);
+        let threads: Vec<_> = bench.results.iter().map(|r| r.threads).collect();
+        assert_eq!(threads, vec![1, 2]);
+        for r in &bench.results {
+            assert_eq!((r.total, r.verified, r.times_seconds.len()), (352, true, 2));
+            assert!(r.nodes > 352 && r.subproblems > 0);
+        }
+        assert_eq!(bench.results[0].speedup, 1.0);
+    }
+}
