@@ -112,8 +112,10 @@ fn distances(n: u8, border: &[Queen]) -> [u8; 4] {
 ///    queens would share a diagonal). Keep j < i: weight 8.
 /// 2. *Strict*: no corner queen, and one border queen strictly nearer its corner (distance d)
 ///    than the other three. Then no symmetry fixes the border, and exactly one image has that
-///    queen in row 0, left half: weight 8, with the other side queens kept farther than d by
-///    [`Rule::Strict`], so the search needs no pre-placed side queens.
+///    queen in row n-1, left half: weight 8. It is pre-placed, so its attacks prune every row
+///    from the start, and the other three are kept farther than d by [`Rule::Strict`] without
+///    being pre-placed (the row-0 queen's range is checked at once, the side columns row by
+///    row). Putting the nearest queen in row 0 instead places 9% more queens at n = 16.
 /// 3. *Tie*: no corner queen and two or more border queens at the least distance. These borders
 ///    are pre-placed whole, one per class, weighted by orbit size (8, 4 or 2).
 pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
@@ -132,7 +134,7 @@ pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
         )?;
     }
     for d in (1..m).take_while(|d| 2 * d + 2 <= m) {
-        b.extend(&mut vec![(0, d)], rows.clone(), 8, Rule::Strict { d })?;
+        b.extend(&mut vec![(m, d)], 0..b.depth + 1, 8, Rule::Strict { d })?;
     }
     for border in borders(n as u8) {
         let dist = distances(n as u8, &border);

@@ -58,10 +58,10 @@ pub enum Rule {
         /// The column of the row-1 queen.
         j: u8,
     },
-    /// Strict family: the queens of columns 0 and n-1 and of row n-1 are all farther than `d`
-    /// from their nearest corner, `d` being the distance of the row-0 queen.
+    /// Strict family: the queens of columns 0 and n-1 and of row 0 are all farther than `d`
+    /// from their nearest corner, `d` being the distance of the (pre-placed) row-(n-1) queen.
     Strict {
-        /// The column of the row-0 queen.
+        /// The column of the row-(n-1) queen.
         d: u8,
     },
 }
@@ -77,7 +77,7 @@ impl Rule {
             Rule::Corner { .. } => all,
             Rule::Strict { d } => {
                 let d = u32::from(d);
-                if row == m {
+                if row == 0 {
                     // Columns d+1 ..= m-d-1.
                     board_mask(m - d) & !board_mask(d + 1)
                 } else if (1..=d).contains(&row) || (m - d..m).contains(&row) {
