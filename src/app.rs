@@ -46,6 +46,12 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             }
             Ok(exit)
         }
+        Command::Solve {
+            n,
+            options,
+            format,
+            trace,
+        } => crate::listing::run(n, &options, format, trace),
     }
 }
 

@@ -17,6 +17,8 @@ pub mod known;
 pub mod plan;
 pub mod reference;
 pub mod report;
+pub mod solve;
+pub mod symmetry;
 
 use std::time::Duration;
 

@@ -2,6 +2,7 @@
 
 mod app;
 mod cli;
+mod listing;
 
 use std::process::ExitCode;
 

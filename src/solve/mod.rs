@@ -1,0 +1,316 @@
+//! Listing solutions: every board, in lexicographic order of its columns, on every core.
+//!
+//! A solution is written as its column vector: `cols[r]` is the column of the queen in row `r`,
+//! both 0-based. The listing is split by a plain prefix (the queens of the first `depth` rows, no
+//! symmetry): the prefixes in lexicographic order are chunks whose solutions follow each other in
+//! the same order. Chunks run in batches on a rayon pool, each into its own buffer of bytes already
+//! formatted, and a batch is written in order while the next one runs, so at most two batches are
+//! ever in memory.
+//!
+//! ```
+//! let first: Vec<Vec<u8>> = nqueens::solve::solutions(4).unwrap().collect();
+//! assert_eq!(first, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+//! ```
+
+pub mod format;
+pub mod trace;
+mod walker;
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+pub use format::{Format, Renderer};
+pub use walker::Walker;
+
+use crate::symmetry::is_canonical;
+use crate::Error;
+
+/// The chunks are cut so that each holds about this many solutions on average.
+pub const SOLUTIONS_PER_CHUNK: u128 = 512;
+/// The most chunks a listing is cut into (their prefixes are never all stored).
+pub const MAX_CHUNKS: u128 = 1 << 24;
+/// A batch holds about this many bytes of output (at least a few chunks per thread).
+pub const BATCH_BYTES: usize = 4 << 20;
+
+/// Every solution of the `n`-board in lexicographic order, found one by one on this thread.
+pub fn solutions(n: u32) -> Result<Solutions, Error> {
+    crate::check_n(n)?;
+    let walker = Walker::new(n, &[], n as usize).expect("the empty prefix is legal");
+    Ok(Solutions { walker })
+}
+
+/// The iterator [`solutions`] returns. [`Walker`] gives the same without an allocation each.
+#[derive(Debug, Clone)]
+pub struct Solutions {
+    walker: Walker,
+}
+
+impl Iterator for Solutions {
+    type Item = Vec<u8>;
+    fn next(&mut self) -> Option<Vec<u8>> {
+        self.walker.next_placement().map(<[u8]>::to_vec)
+    }
+}
+
+/// Calls `visit` with every solution of the `n`-board, from `threads` threads in no particular
+/// order, and returns how many there were.
+pub fn for_each(n: u32, threads: usize, visit: impl Fn(&[u8]) + Sync) -> Result<u64, Error> {
+    let listing = Listing::new(
+        n,
+        &Options {
+            threads,
+            ..Options::default()
+        },
+    )?;
+    let pool = listing.pool()?;
+    Ok(pool.install(|| {
+        listing
+            .prefixes()
+            .par_bridge()
+            .map(|prefix| {
+                let mut walker = Walker::new(n, &prefix, n as usize).expect("a legal prefix");
+                let mut found = 0;
+                while let Some(cols) = walker.next_placement() {
+                    visit(cols);
+                    found += 1;
+                }
+                found
+            })
+            .sum()
+    }))
+}
+
+/// What to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Worker threads; the default is every logical core.
+    pub threads: usize,
+    /// Stop after this many solutions.
+    pub limit: Option<u64>,
+    /// Only the canonical member of each symmetry class (see [`crate::symmetry`]).
+    pub unique: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: num_cpus::get(),
+            limit: None,
+            unique: false,
+        }
+    }
+}
+
+/// A listing of the solutions of one board size, ready to be written.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    n: u32,
+    options: Options,
+    depth: usize,
+}
+
+/// The solutions of one chunk, formatted, with the end of each record.
+#[derive(Debug, Default)]
+struct Chunk {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Listing {
+    /// Checks the options and cuts the listing into chunks.
+    pub fn new(n: u32, options: &Options) -> Result<Listing, Error> {
+        crate::check_n(n)?;
+        if options.threads == 0 {
+            return Err(Error::NoThreads);
+        }
+        Ok(Listing {
+            n,
+            options: *options,
+            depth: chunk_depth(n, options.limit),
+        })
+    }
+
+    /// Rows pre-placed by each chunk's prefix.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Writes the solutions to `out` in `format`, header and footer included, and returns how
+    /// many were written. Stops early at the limit; an error writing stops the workers too.
+    pub fn write<W: Write + Send>(&self, format: Format, out: &mut W) -> io::Result<u64> {
+        let pool = self.pool().map_err(io::Error::other)?;
+        let stop = AtomicBool::new(false);
+        let renderer = Renderer::new(format, self.n as usize);
+        let mut sink = Sink {
+            out,
+            written: 0,
+            limit: self.options.limit.unwrap_or(u64::MAX),
+            skip: format.first_record_skip(),
+        };
+        sink.out.write_all(format.header())?;
+        let batch_len = self.batch_len(format);
+        let mut prefixes = self.prefixes();
+        let mut ready: Vec<Chunk> = Vec::new();
+        pool.install(|| -> io::Result<()> {
+            loop {
+                let batch: Vec<Vec<u8>> = prefixes.by_ref().take(batch_len).collect();
+                let (wrote, next) = rayon::join(
+                    || sink.write(&ready, &stop),
+                    || {
+                        batch
+                            .par_iter()
+                            .with_max_len(1)
+                            .map(|prefix| self.chunk(prefix, renderer.clone(), &stop))
+                            .collect::<Vec<_>>()
+                    },
+                );
+                wrote?;
+                if batch.is_empty() || stop.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                ready = next;
+            }
+        })?;
+        sink.out.write_all(format.footer())?;
+        sink.out.flush()?;
+        Ok(sink.written)
+    }
+
+    /// Lists the chunk of `prefix` into a buffer.
+    fn chunk(&self, prefix: &[u8], mut renderer: Renderer, stop: &AtomicBool) -> Chunk {
+        let n = self.n as usize;
+        let limit = self.options.limit.unwrap_or(u64::MAX);
+        let mut chunk = Chunk::default();
+        if stop.load(Ordering::Relaxed) {
+            return chunk;
+        }
+        let mut walker = Walker::new(self.n, prefix, n).expect("a legal prefix");
+        while let Some(cols) = walker.next_placement() {
+            if self.options.unique && !is_canonical(cols) {
+                continue;
+            }
+            chunk.bytes.extend_from_slice(renderer.render(cols));
+            chunk.ends.push(chunk.bytes.len());
+            if chunk.ends.len() as u64 >= limit || stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        chunk
+    }
+
+    /// The chunks' prefixes in order. With `unique`, only those whose first queen is in the left
+    /// half (or the middle): the mirror image of any other solution is smaller.
+    fn prefixes(&self) -> impl Iterator<Item = Vec<u8>> + Send {
+        let mut walker = Walker::new(self.n, &[], self.depth).expect("the empty prefix is legal");
+        let half = ((self.n - 1) / 2) as u8;
+        let unique = self.options.unique;
+        std::iter::from_fn(move || walker.next_placement().map(<[u8]>::to_vec))
+            .take_while(move |p| !unique || p.first().map_or(true, |&c| c <= half))
+    }
+
+    /// Chunks per batch: about [`BATCH_BYTES`] of output, and 4 to 64 chunks per thread.
+    fn batch_len(&self, format: Format) -> usize {
+        let per_chunk = estimate(self.n, self.options.limit).clamp(1, SOLUTIONS_PER_CHUNK) as usize;
+        let bytes = per_chunk * format.record_len(self.n as usize);
+        let threads = self.options.threads;
+        (BATCH_BYTES / bytes).clamp(4 * threads, 64 * threads)
+    }
+
+    fn pool(&self) -> Result<rayon::ThreadPool, Error> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.options.threads)
+            .thread_name(|i| format!("nqueens-solve-{i}"))
+            .build()
+            .map_err(|e| Error::Pool(e.to_string()))
+    }
+}
+
+/// Where finished chunks go, in order, up to the limit.
+struct Sink<'a, W> {
+    out: &'a mut W,
+    written: u64,
+    limit: u64,
+    /// Bytes still to drop from the front of the next record.
+    skip: usize,
+}
+
+impl<W: Write> Sink<'_, W> {
+    /// Writes `chunks` in order; raises `stop` at the limit or on an error.
+    fn write(&mut self, chunks: &[Chunk], stop: &AtomicBool) -> io::Result<()> {
+        let result = chunks.iter().try_for_each(|chunk| {
+            let room = usize::try_from(self.limit - self.written).unwrap_or(usize::MAX);
+            let take = chunk.ends.len().min(room);
+            if take > 0 {
+                self.out
+                    .write_all(&chunk.bytes[self.skip..chunk.ends[take - 1]])?;
+                self.skip = 0;
+                self.written += take as u64;
+            }
+            Ok(())
+        });
+        if result.is_err() || self.written == self.limit {
+            stop.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+/// How many solutions the listing will write at most: the known total, capped by the limit.
+fn estimate(n: u32, limit: Option<u64>) -> u128 {
+    let total = crate::known::known(n).map_or(u128::MAX, |k| k.total);
+    total.min(limit.map_or(u128::MAX, u128::from))
+}
+
+/// The shallowest prefix depth that cuts the listing into chunks of about
+/// [`SOLUTIONS_PER_CHUNK`] solutions (at most [`MAX_CHUNKS`] chunks). It depends on `n` and the
+/// limit only, never on the thread count.
+fn chunk_depth(n: u32, limit: Option<u64>) -> usize {
+    let target = (estimate(n, limit) / SOLUTIONS_PER_CHUNK).clamp(1, MAX_CHUNKS) as usize;
+    let prefixes = |depth: usize| {
+        let mut w = Walker::new(n, &[], depth).expect("the empty prefix is legal");
+        std::iter::from_fn(|| w.next_placement().map(|_| ()))
+            .take(target)
+            .count()
+    };
+    (1..n as usize)
+        .find(|&d| prefixes(d) >= target)
+        .unwrap_or(n as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_grows_with_n_and_shrinks_with_a_limit() {
+        assert_eq!(chunk_depth(1, None), 1);
+        assert_eq!(chunk_depth(8, None), 1);
+        assert!(chunk_depth(16, None) >= 3);
+        assert_eq!(chunk_depth(16, Some(10)), 1);
+        assert!(chunk_depth(27, None) <= 27);
+    }
+
+    #[test]
+    fn a_limit_stops_the_listing() {
+        let listing = Listing::new(
+            8,
+            &Options {
+                limit: Some(5),
+                threads: 2,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        assert_eq!(listing.write(Format::Columns, &mut out).unwrap(), 5);
+        let lines: Vec<_> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(lines.len(), 5);
+        assert_eq!(lines[0], "0 4 7 5 2 6 1 3");
+    }
+}
