@@ -8,24 +8,36 @@
 
 use crate::kernel::{board_mask, Partial};
 
+/// One row of the search: its free squares not tried yet, and the attack sets seen from it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Frame {
+    avail: u32,
+    cols: u32,
+    ld: u32,
+    rd: u32,
+    row: u32,
+}
+
 /// Lists the legal ways to fill rows `prefix.len()..end` of an `n`-board below a fixed prefix.
 #[derive(Debug, Clone)]
 pub struct Walker {
     mask: u32,
-    /// The first row the walker fills; rows above it hold the prefix.
-    floor: usize,
     /// The row after the last one it fills.
-    end: usize,
-    /// The row being tried.
-    row: usize,
-    /// False once every placement has been handed out.
-    live: bool,
-    cols: [u8; 32],
-    /// Per row: its free squares not tried yet, and the attack sets seen from it.
-    avail: [u32; 32],
-    taken: [u32; 32],
-    ld: [u32; 32],
-    rd: [u32; 32],
+    end: u32,
+    /// The row whose queen completes a placement: `end - 1`, or `end - 3` when the last two
+    /// rows of the board are filled in one step.
+    last: u32,
+    /// Whether the last two rows of the board are filled in one step.
+    two_left: bool,
+    /// The last placement had a twin: the same with the last two rows swapped.
+    pending: bool,
+    /// The queen's column in each row; rows below `end` are the placement being handed out.
+    queens: [u8; 32],
+    /// The row being tried, and the rows above it that still have squares to try: a row with
+    /// none left is never saved, so every pop resumes real work.
+    here: Frame,
+    saved: [Frame; 32],
+    depth: usize,
 }
 
 impl Walker {
@@ -36,65 +48,122 @@ impl Walker {
         if prefix.len() > end || end > n as usize {
             return None;
         }
-        let mut w = Walker {
+        let end = end as u32;
+        let two_left = end == n && end >= start.row + 3;
+        let mut queens = [0; 32];
+        queens[..prefix.len()].copy_from_slice(prefix);
+        Some(Walker {
             mask: board_mask(n),
-            floor: prefix.len(),
             end,
-            row: prefix.len(),
-            live: true,
-            cols: [0; 32],
-            avail: [0; 32],
-            taken: [0; 32],
-            ld: [0; 32],
-            rd: [0; 32],
-        };
-        w.cols[..prefix.len()].copy_from_slice(prefix);
-        if w.floor < end {
-            let r = w.floor;
-            (w.taken[r], w.ld[r], w.rd[r]) = (start.cols, start.ld, start.rd);
-            w.avail[r] = start.free(n);
-        }
-        Some(w)
+            last: end.saturating_sub(if two_left { 3 } else { 1 }),
+            two_left,
+            // Nothing to fill: the prefix itself is the one placement.
+            pending: start.row == end,
+            queens,
+            here: Frame {
+                avail: if start.row < end { start.free(n) } else { 0 },
+                cols: start.cols,
+                ld: start.ld,
+                rd: start.rd,
+                row: start.row,
+            },
+            saved: [Frame::default(); 32],
+            depth: 0,
+        })
     }
 
     /// The next placement of rows `0..end` (prefix included), or `None` when all are out.
     #[inline]
     pub fn next_placement(&mut self) -> Option<&[u8]> {
-        if !self.live {
-            return None;
+        let end = self.end as usize;
+        if self.pending {
+            // The twin of the last placement, or the prefix when there is nothing to fill.
+            self.pending = false;
+            if self.two_left {
+                self.queens.swap(end - 2, end - 1);
+            }
+            return Some(&self.queens[..end]);
         }
-        if self.floor == self.end {
-            // Nothing to fill: the prefix itself is the one placement.
-            self.live = false;
-            return Some(&self.cols[..self.end]);
-        }
-        let mut row = self.row;
+        let mask = self.mask;
+        let Frame {
+            mut avail,
+            mut cols,
+            mut ld,
+            mut rd,
+            mut row,
+        } = self.here;
         loop {
-            let a = self.avail[row];
-            if a == 0 {
-                if row == self.floor {
-                    self.live = false;
+            if avail != 0 {
+                let bit = avail & avail.wrapping_neg();
+                avail ^= bit;
+                self.queens[row as usize & 31] = bit.trailing_zeros() as u8;
+                let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+                if row == self.last {
+                    if self.two_left && !self.fill_last_two(mask, nc, nl, nr) {
+                        continue;
+                    }
+                    self.here = Frame {
+                        avail,
+                        cols,
+                        ld,
+                        rd,
+                        row,
+                    };
+                    return Some(&self.queens[..end]);
+                }
+                let i = self.depth & 31;
+                self.saved[i] = Frame {
+                    avail,
+                    cols,
+                    ld,
+                    rd,
+                    row,
+                };
+                self.depth += usize::from(avail != 0);
+                (cols, ld, rd, row) = (nc, nl, nr, row + 1);
+                avail = mask & !(cols | ld | rd);
+            } else {
+                if self.depth == 0 {
+                    self.here.avail = 0;
                     return None;
                 }
-                row -= 1;
-                continue;
+                self.depth -= 1;
+                Frame {
+                    avail,
+                    cols,
+                    ld,
+                    rd,
+                    row,
+                } = self.saved[self.depth & 31];
             }
-            let bit = a & a.wrapping_neg();
-            self.avail[row] = a ^ bit;
-            self.cols[row] = bit.trailing_zeros() as u8;
-            if row + 1 == self.end {
-                self.row = row;
-                return Some(&self.cols[..self.end]);
-            }
-            let (c, l, r) = (
-                self.taken[row] | bit,
-                (self.ld[row] | bit) << 1,
-                (self.rd[row] | bit) >> 1,
-            );
-            row += 1;
-            (self.taken[row], self.ld[row], self.rd[row]) = (c, l, r);
-            self.avail[row] = self.mask & !(c | l | r);
         }
+    }
+
+    /// Puts queens in the last two rows of the board, whose other rows hold `cols`, `ld` and
+    /// `rd`, if there is a way; the other way, when it works too, is left `pending`.
+    ///
+    /// n - 2 queens leave two free columns x < y; each order works when its first square is off
+    /// the diagonals in row n - 2 and its second in row n - 1, and neither when x and y are
+    /// adjacent. Row n - 2 takes the smaller column first when that order works.
+    #[inline(always)]
+    fn fill_last_two(&mut self, mask: u32, cols: u32, ld: u32, rd: u32) -> bool {
+        let open = mask & !cols;
+        let x = open & open.wrapping_neg();
+        let y = open ^ x;
+        let here = !(ld | rd);
+        let next = !((ld << 1) | (rd >> 1));
+        let apart = if y != x << 1 { u32::MAX } else { 0 };
+        let xy = x & here & if next & y != 0 { apart } else { 0 };
+        let yx = y & here & if next & x != 0 { apart } else { 0 };
+        if xy | yx == 0 {
+            return false;
+        }
+        let first = if xy != 0 { xy } else { yx };
+        let end = self.end as usize;
+        self.queens[end - 2] = first.trailing_zeros() as u8;
+        self.queens[end - 1] = (open ^ first).trailing_zeros() as u8;
+        self.pending = xy != 0 && yx != 0;
+        true
     }
 }
 
