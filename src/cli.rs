@@ -100,7 +100,7 @@ struct SolveArgs {
     format: Format,
 
     /// Stop after K solutions (K ≥ 1)
-    #[arg(long, value_name = "K", value_parser = parse_limit)]
+    #[arg(long, value_name = "K", value_parser = parse_limit, allow_hyphen_values = true)]
     limit: Option<u64>,
 
     /// Only one solution of each symmetry class (rotations and reflections): the canonical one,

@@ -88,7 +88,7 @@ fn help_has_examples_and_version_prints() {
 }
 
 /// Each bad command line: exit 2, one line on stderr naming the problem, no panic.
-fn refuses(args: &[&str], message: &str) {
+pub fn refuses(args: &[&str], message: &str) {
     let out = nqueens().args(args).assert().code(2).stdout("");
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
