@@ -1,11 +1,12 @@
 //! Listing solutions: every board, in lexicographic order of its columns, on every core.
 //!
 //! A solution is written as its column vector: `cols[r]` is the column of the queen in row `r`,
-//! both 0-based. The listing is split by a plain prefix (the queens of the first `depth` rows, no
-//! symmetry): the prefixes in lexicographic order are chunks whose solutions follow each other in
-//! the same order. Chunks run in batches on a rayon pool, each into its own buffer of bytes already
-//! formatted, and a batch is written in order while the next one runs, so at most two batches are
-//! ever in memory.
+//! both 0-based. The listing is split by a plain prefix (the queens of the first rows, no
+//! symmetry): in lexicographic order, the prefixes are *parts* whose solutions follow each other in
+//! the same order. The parts at the front of a bounded queue run on a rayon pool, each into its own
+//! buffer of bytes already formatted, while the writer writes the finished buffers at the front in
+//! order. A part whose buffer fills up ([`CHUNK_BYTES`]) pauses until the writer has taken it, so
+//! memory stays bounded by the queue length times the buffer size, whatever n is.
 //!
 //! ```
 //! let first: Vec<Vec<u8>> = nqueens::solve::solutions(4).unwrap().collect();
@@ -16,6 +17,7 @@ pub mod format;
 pub mod trace;
 mod walker;
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,6 +35,8 @@ pub const SOLUTIONS_PER_CHUNK: u128 = 512;
 pub const MAX_CHUNKS: u128 = 1 << 24;
 /// A batch holds about this many bytes of output (at least a few chunks per thread).
 pub const BATCH_BYTES: usize = 4 << 20;
+/// A part whose output reaches this many bytes pauses until the output is written.
+pub const CHUNK_BYTES: usize = 256 << 10;
 
 /// Every solution of the `n`-board in lexicographic order, found one by one on this thread.
 pub fn solutions(n: u32) -> Result<Solutions, Error> {
@@ -111,11 +115,35 @@ pub struct Listing {
     depth: usize,
 }
 
-/// The solutions of one chunk, formatted, with the end of each record.
+/// Formatted solutions, with the end of each record.
 #[derive(Debug, Default)]
 struct Chunk {
     bytes: Vec<u8>,
     ends: Vec<usize>,
+}
+
+/// The solutions below one prefix, being listed: the search where it stopped, and its output
+/// not yet handed to the writer.
+#[derive(Debug)]
+struct Part {
+    walker: Walker,
+    renderer: Renderer,
+    output: Chunk,
+    done: bool,
+}
+
+/// The output at the front of the queue, in order: every finished part's, and the first
+/// unfinished part's so far (that part goes on in the next round).
+fn take_ready(queue: &mut VecDeque<Part>) -> Vec<Chunk> {
+    let mut ready = Vec::new();
+    while let Some(front) = queue.front_mut() {
+        ready.push(std::mem::take(&mut front.output));
+        if !front.done {
+            break;
+        }
+        queue.pop_front();
+    }
+    ready
 }
 
 impl Listing {
@@ -139,6 +167,10 @@ impl Listing {
 
     /// Writes the solutions to `out` in `format`, header and footer included, and returns how
     /// many were written. Stops early at the limit; an error writing stops the workers too.
+    ///
+    /// Each round, the parts at the front of the queue that have no output waiting run on the
+    /// pool while the output of the last round is written; then the finished output at the front
+    /// is handed to the writer.
     pub fn write<W: Write + Send>(&self, format: Format, out: &mut W) -> io::Result<u64> {
         let pool = self.pool().map_err(io::Error::other)?;
         let stop = AtomicBool::new(false);
@@ -152,25 +184,31 @@ impl Listing {
         sink.out.write_all(format.header())?;
         let batch_len = self.batch_len(format);
         let mut prefixes = self.prefixes();
+        let mut queue: VecDeque<Part> = VecDeque::with_capacity(batch_len);
         let mut ready: Vec<Chunk> = Vec::new();
         pool.install(|| -> io::Result<()> {
             loop {
-                let batch: Vec<Vec<u8>> = prefixes.by_ref().take(batch_len).collect();
-                let (wrote, next) = rayon::join(
+                let room = batch_len - queue.len();
+                queue.extend(prefixes.by_ref().take(room).map(|prefix| Part {
+                    walker: Walker::new(self.n, &prefix, self.n as usize).expect("a legal prefix"),
+                    renderer: renderer.clone(),
+                    output: Chunk::default(),
+                    done: false,
+                }));
+                let (wrote, ()) = rayon::join(
                     || sink.write(&ready, &stop),
                     || {
-                        batch
-                            .par_iter()
+                        queue
+                            .par_iter_mut()
                             .with_max_len(1)
-                            .map(|prefix| self.chunk(prefix, renderer.clone(), &stop))
-                            .collect::<Vec<_>>()
+                            .for_each(|part| self.run(part, &stop))
                     },
                 );
                 wrote?;
-                if batch.is_empty() || stop.load(Ordering::Relaxed) {
+                if queue.is_empty() || stop.load(Ordering::Relaxed) {
                     return Ok(());
                 }
-                ready = next;
+                ready = take_ready(&mut queue);
             }
         })?;
         sink.out.write_all(format.footer())?;
@@ -178,26 +216,29 @@ impl Listing {
         Ok(sink.written)
     }
 
-    /// Lists the chunk of `prefix` into a buffer.
-    fn chunk(&self, prefix: &[u8], mut renderer: Renderer, stop: &AtomicBool) -> Chunk {
-        let n = self.n as usize;
-        let limit = self.options.limit.unwrap_or(u64::MAX);
-        let mut chunk = Chunk::default();
-        if stop.load(Ordering::Relaxed) {
-            return chunk;
+    /// Lists the solutions of `part` into its output until it is done, or its output is
+    /// [`CHUNK_BYTES`] long or at the limit, or the listing stops. Does nothing while the part
+    /// still has output waiting.
+    fn run(&self, part: &mut Part, stop: &AtomicBool) {
+        if part.done || !part.output.ends.is_empty() || stop.load(Ordering::Relaxed) {
+            return;
         }
-        let mut walker = Walker::new(self.n, prefix, n).expect("a legal prefix");
-        while let Some(cols) = walker.next_placement() {
+        let limit = self.options.limit.unwrap_or(u64::MAX);
+        let out = &mut part.output;
+        while let Some(cols) = part.walker.next_placement() {
             if self.options.unique && !is_canonical(cols) {
                 continue;
             }
-            chunk.bytes.extend_from_slice(renderer.render(cols));
-            chunk.ends.push(chunk.bytes.len());
-            if chunk.ends.len() as u64 >= limit || stop.load(Ordering::Relaxed) {
-                break;
+            out.bytes.extend_from_slice(part.renderer.render(cols));
+            out.ends.push(out.bytes.len());
+            if out.bytes.len() >= CHUNK_BYTES
+                || out.ends.len() as u64 >= limit
+                || stop.load(Ordering::Relaxed)
+            {
+                return;
             }
         }
-        chunk
+        part.done = true;
     }
 
     /// The chunks' prefixes in order. With `unique`, only those whose first queen is in the left
@@ -263,9 +304,10 @@ fn estimate(n: u32, limit: Option<u64>) -> u128 {
     total.min(limit.map_or(u128::MAX, u128::from))
 }
 
-/// The shallowest prefix depth that cuts the listing into chunks of about
-/// [`SOLUTIONS_PER_CHUNK`] solutions (at most [`MAX_CHUNKS`] chunks). It depends on `n` and the
-/// limit only, never on the thread count.
+/// The prefix depth: the shallowest that cuts the listing into chunks of about
+/// [`SOLUTIONS_PER_CHUNK`] solutions (counting at most [`MAX_CHUNKS`] prefixes), and at least
+/// `n - 14` so that on large boards a part rarely outgrows [`CHUNK_BYTES`]. It depends on `n` and
+/// the limit only, never on the thread count.
 fn chunk_depth(n: u32, limit: Option<u64>) -> usize {
     let target = (estimate(n, limit) / SOLUTIONS_PER_CHUNK).clamp(1, MAX_CHUNKS) as usize;
     let prefixes = |depth: usize| {
@@ -274,7 +316,8 @@ fn chunk_depth(n: u32, limit: Option<u64>) -> usize {
             .take(target)
             .count()
     };
-    (1..n as usize)
+    let floor = (n as usize).saturating_sub(14);
+    (floor.max(1)..n as usize)
         .find(|&d| prefixes(d) >= target)
         .unwrap_or(n as usize)
 }
@@ -287,8 +330,9 @@ mod tests {
     fn depth_grows_with_n_and_shrinks_with_a_limit() {
         assert_eq!(chunk_depth(1, None), 1);
         assert_eq!(chunk_depth(8, None), 1);
-        assert!(chunk_depth(16, None) >= 3);
-        assert_eq!(chunk_depth(16, Some(10)), 1);
+        assert_eq!(chunk_depth(16, None), 5);
+        assert_eq!(chunk_depth(16, Some(10)), 2);
+        assert_eq!(chunk_depth(27, Some(10)), 13);
         assert!(chunk_depth(27, None) <= 27);
     }
 
@@ -312,5 +356,30 @@ mod tests {
             .collect();
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[0], "0 4 7 5 2 6 1 3");
+    }
+
+    #[test]
+    fn parts_that_outgrow_their_buffer_pause_and_resume_in_order() {
+        // n = 18 with a limit splits after 4 rows: the first parts have far more than
+        // CHUNK_BYTES of boards, so they pause while the writer catches up.
+        let k = 3000;
+        let options = Options {
+            limit: Some(k),
+            threads: 3,
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        let written = Listing::new(18, &options)
+            .unwrap()
+            .write(Format::Board, &mut out)
+            .unwrap();
+        assert_eq!(written, k);
+        assert!(out.len() > 3 * CHUNK_BYTES);
+        let first: Vec<Vec<u8>> = solutions(18).unwrap().take(k as usize).collect();
+        let mut expected = Vec::new();
+        Format::Board
+            .write_all(18, first.iter().map(Vec::as_slice), &mut expected)
+            .unwrap();
+        assert!(out == expected);
     }
 }
