@@ -84,7 +84,8 @@ impl Walker {
             }
             return Some(&self.queens[..end]);
         }
-        let mask = self.mask;
+        let (mask, last) = (self.mask, self.last);
+        let mut depth = self.depth;
         let Frame {
             mut avail,
             mut cols,
@@ -98,10 +99,11 @@ impl Walker {
                 avail ^= bit;
                 self.queens[row as usize & 31] = bit.trailing_zeros() as u8;
                 let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
-                if row == self.last {
+                if row == last {
                     if self.two_left && !self.fill_last_two(mask, nc, nl, nr) {
                         continue;
                     }
+                    self.depth = depth;
                     self.here = Frame {
                         avail,
                         cols,
@@ -111,30 +113,29 @@ impl Walker {
                     };
                     return Some(&self.queens[..end]);
                 }
-                let i = self.depth & 31;
-                self.saved[i] = Frame {
+                self.saved[depth & 31] = Frame {
                     avail,
                     cols,
                     ld,
                     rd,
                     row,
                 };
-                self.depth += usize::from(avail != 0);
+                depth += usize::from(avail != 0);
                 (cols, ld, rd, row) = (nc, nl, nr, row + 1);
                 avail = mask & !(cols | ld | rd);
             } else {
-                if self.depth == 0 {
+                if depth == 0 {
                     self.here.avail = 0;
                     return None;
                 }
-                self.depth -= 1;
+                depth -= 1;
                 Frame {
                     avail,
                     cols,
                     ld,
                     rd,
                     row,
-                } = self.saved[self.depth & 31];
+                } = self.saved[depth & 31];
             }
         }
     }
