@@ -5,7 +5,7 @@
 //! symmetry): in lexicographic order, the prefixes are *parts* whose solutions follow each other in
 //! the same order. The parts at the front of a bounded queue run on a rayon pool, each into its own
 //! buffer of bytes already formatted, while the writer writes the finished buffers at the front in
-//! order. A part whose buffer fills up ([`CHUNK_BYTES`]) pauses until the writer has taken it, so
+//! order. A part whose buffer fills up ([`PART_BYTES`]) pauses until the writer has taken it, so
 //! memory stays bounded by the queue length times the buffer size, whatever n is.
 //!
 //! ```
@@ -29,14 +29,14 @@ pub use walker::Walker;
 use crate::symmetry::is_canonical;
 use crate::Error;
 
-/// The chunks are cut so that each holds about this many solutions on average.
-pub const SOLUTIONS_PER_CHUNK: u128 = 512;
-/// The most chunks a listing is cut into (their prefixes are never all stored).
-pub const MAX_CHUNKS: u128 = 1 << 24;
-/// A batch holds about this many bytes of output (at least a few chunks per thread).
-pub const BATCH_BYTES: usize = 4 << 20;
+/// The parts are cut so that each holds about this many solutions on average.
+pub const SOLUTIONS_PER_PART: u128 = 512;
+/// The most parts the choice of depth aims at (their prefixes are never all stored).
+pub const MAX_PARTS: u128 = 1 << 24;
+/// The queue of parts holds about this many bytes of expected output (4 to 64 parts per thread).
+pub const QUEUE_BYTES: usize = 4 << 20;
 /// A part whose output reaches this many bytes pauses until the output is written.
-pub const CHUNK_BYTES: usize = 256 << 10;
+pub const PART_BYTES: usize = 256 << 10;
 
 /// Every solution of the `n`-board in lexicographic order, found one by one on this thread.
 pub fn solutions(n: u32) -> Result<Solutions, Error> {
@@ -147,7 +147,7 @@ fn take_ready(queue: &mut VecDeque<Part>) -> Vec<Chunk> {
 }
 
 impl Listing {
-    /// Checks the options and cuts the listing into chunks.
+    /// Checks the options and chooses how to cut the listing into parts.
     pub fn new(n: u32, options: &Options) -> Result<Listing, Error> {
         crate::check_n(n)?;
         if options.threads == 0 {
@@ -156,11 +156,11 @@ impl Listing {
         Ok(Listing {
             n,
             options: *options,
-            depth: chunk_depth(n, options.limit),
+            depth: part_depth(n, options.limit),
         })
     }
 
-    /// Rows pre-placed by each chunk's prefix.
+    /// Rows pre-placed by each part's prefix.
     pub fn depth(&self) -> usize {
         self.depth
     }
@@ -182,13 +182,13 @@ impl Listing {
             skip: format.first_record_skip(),
         };
         sink.out.write_all(format.header())?;
-        let batch_len = self.batch_len(format);
+        let queue_len = self.queue_len(format);
         let mut prefixes = self.prefixes();
-        let mut queue: VecDeque<Part> = VecDeque::with_capacity(batch_len);
+        let mut queue: VecDeque<Part> = VecDeque::with_capacity(queue_len);
         let mut ready: Vec<Chunk> = Vec::new();
         pool.install(|| -> io::Result<()> {
             loop {
-                let room = batch_len - queue.len();
+                let room = queue_len - queue.len();
                 queue.extend(prefixes.by_ref().take(room).map(|prefix| Part {
                     walker: Walker::new(self.n, &prefix, self.n as usize).expect("a legal prefix"),
                     renderer: renderer.clone(),
@@ -217,7 +217,7 @@ impl Listing {
     }
 
     /// Lists the solutions of `part` into its output until it is done, or its output is
-    /// [`CHUNK_BYTES`] long or at the limit, or the listing stops. Does nothing while the part
+    /// [`PART_BYTES`] long or at the limit, or the listing stops. Does nothing while the part
     /// still has output waiting.
     fn run(&self, part: &mut Part, stop: &AtomicBool) {
         if part.done || !part.output.ends.is_empty() || stop.load(Ordering::Relaxed) {
@@ -231,7 +231,7 @@ impl Listing {
             }
             out.bytes.extend_from_slice(part.renderer.render(cols));
             out.ends.push(out.bytes.len());
-            if out.bytes.len() >= CHUNK_BYTES
+            if out.bytes.len() >= PART_BYTES
                 || out.ends.len() as u64 >= limit
                 || stop.load(Ordering::Relaxed)
             {
@@ -241,7 +241,7 @@ impl Listing {
         part.done = true;
     }
 
-    /// The chunks' prefixes in order. With `unique`, only those whose first queen is in the left
+    /// The parts' prefixes in order. With `unique`, only those whose first queen is in the left
     /// half (or the middle): the mirror image of any other solution is smaller.
     fn prefixes(&self) -> impl Iterator<Item = Vec<u8>> + Send {
         let mut walker = Walker::new(self.n, &[], self.depth).expect("the empty prefix is legal");
@@ -251,12 +251,12 @@ impl Listing {
             .take_while(move |p| !unique || p.first().map_or(true, |&c| c <= half))
     }
 
-    /// Chunks per batch: about [`BATCH_BYTES`] of output, and 4 to 64 chunks per thread.
-    fn batch_len(&self, format: Format) -> usize {
-        let per_chunk = estimate(self.n, self.options.limit).clamp(1, SOLUTIONS_PER_CHUNK) as usize;
-        let bytes = per_chunk * format.record_len(self.n as usize);
+    /// Parts in the queue: about [`QUEUE_BYTES`] of expected output, 4 to 64 per thread.
+    fn queue_len(&self, format: Format) -> usize {
+        let per_part = estimate(self.n, self.options.limit).clamp(1, SOLUTIONS_PER_PART) as usize;
+        let bytes = per_part * format.record_len(self.n as usize);
         let threads = self.options.threads;
-        (BATCH_BYTES / bytes).clamp(4 * threads, 64 * threads)
+        (QUEUE_BYTES / bytes).clamp(4 * threads, 64 * threads)
     }
 
     fn pool(&self) -> Result<rayon::ThreadPool, Error> {
@@ -304,12 +304,12 @@ fn estimate(n: u32, limit: Option<u64>) -> u128 {
     total.min(limit.map_or(u128::MAX, u128::from))
 }
 
-/// The prefix depth: the shallowest that cuts the listing into chunks of about
-/// [`SOLUTIONS_PER_CHUNK`] solutions (counting at most [`MAX_CHUNKS`] prefixes), and at least
-/// `n - 14` so that on large boards a part rarely outgrows [`CHUNK_BYTES`]. It depends on `n` and
+/// The prefix depth: the shallowest that cuts the listing into parts of about
+/// [`SOLUTIONS_PER_PART`] solutions (counting at most [`MAX_PARTS`] prefixes), and at least
+/// `n - 14` so that on large boards a part rarely outgrows [`PART_BYTES`]. It depends on `n` and
 /// the limit only, never on the thread count.
-fn chunk_depth(n: u32, limit: Option<u64>) -> usize {
-    let target = (estimate(n, limit) / SOLUTIONS_PER_CHUNK).clamp(1, MAX_CHUNKS) as usize;
+fn part_depth(n: u32, limit: Option<u64>) -> usize {
+    let target = (estimate(n, limit) / SOLUTIONS_PER_PART).clamp(1, MAX_PARTS) as usize;
     let prefixes = |depth: usize| {
         let mut w = Walker::new(n, &[], depth).expect("the empty prefix is legal");
         std::iter::from_fn(|| w.next_placement().map(|_| ()))
@@ -328,12 +328,12 @@ mod tests {
 
     #[test]
     fn depth_grows_with_n_and_shrinks_with_a_limit() {
-        assert_eq!(chunk_depth(1, None), 1);
-        assert_eq!(chunk_depth(8, None), 1);
-        assert_eq!(chunk_depth(16, None), 5);
-        assert_eq!(chunk_depth(16, Some(10)), 2);
-        assert_eq!(chunk_depth(27, Some(10)), 13);
-        assert!(chunk_depth(27, None) <= 27);
+        assert_eq!(part_depth(1, None), 1);
+        assert_eq!(part_depth(8, None), 1);
+        assert_eq!(part_depth(16, None), 5);
+        assert_eq!(part_depth(16, Some(10)), 2);
+        assert_eq!(part_depth(27, Some(10)), 13);
+        assert!(part_depth(27, None) <= 27);
     }
 
     #[test]
@@ -361,7 +361,7 @@ mod tests {
     #[test]
     fn parts_that_outgrow_their_buffer_pause_and_resume_in_order() {
         // n = 18 with a limit splits after 4 rows: the first parts have far more than
-        // CHUNK_BYTES of boards, so they pause while the writer catches up.
+        // PART_BYTES of boards, so they pause while the writer catches up.
         let k = 3000;
         let options = Options {
             limit: Some(k),
@@ -374,7 +374,7 @@ mod tests {
             .write(Format::Board, &mut out)
             .unwrap();
         assert_eq!(written, k);
-        assert!(out.len() > 3 * CHUNK_BYTES);
+        assert!(out.len() > 3 * PART_BYTES);
         let first: Vec<Vec<u8>> = solutions(18).unwrap().take(k as usize).collect();
         let mut expected = Vec::new();
         Format::Board
