@@ -315,3 +315,22 @@ fn library_listing_is_byte_for_byte_the_same_on_any_thread_count() {
     assert_eq!(four, one);
     assert!(a == b);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// The listing kernel lists the textbook solver's completions of any prefix, in its order.
+    #[test]
+    fn walker_agrees_on_random_prefixes(
+        n in 1usize..=11,
+        prefix in proptest::collection::vec(0u8..11, 0..6),
+    ) {
+        let prefix: Vec<u8> = prefix.into_iter().take(n).collect();
+        let slow = reference::solutions_from(n, &prefix);
+        let fast: Vec<Vec<u8>> = match solve::Walker::new(n as u32, &prefix, n) {
+            Some(mut w) => std::iter::from_fn(|| w.next_placement().map(<[u8]>::to_vec)).collect(),
+            None => Vec::new(),
+        };
+        proptest::prop_assert_eq!(fast, slow);
+    }
+}
