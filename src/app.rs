@@ -55,6 +55,12 @@ pub fn run(command: Command) -> Result<Exit, Error> {
         } => crate::cluster::count_shard(n, shard, launcher, &options, output.as_deref()),
         Command::Merge { files, json } => crate::cluster::merge(&files, json),
         Command::Bench { settings, exports } => crate::bench_cmd::run(&settings, &exports),
+        Command::Solve {
+            n,
+            options,
+            format,
+            trace,
+        } => crate::listing::run(n, &options, format, trace),
     }
 }
 

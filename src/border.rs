@@ -20,33 +20,19 @@
 //! 1..=d as well, to cut the plan finer.
 
 use crate::plan::{Builder, Queen, Rule};
+use crate::symmetry::Symmetry;
 use crate::Error;
-
-/// The 8 symmetries of the square, as maps of `(row, column)` on an `n`-board.
-pub fn symmetries(n: u8) -> [impl Fn(Queen) -> Queen; 8] {
-    let m = n - 1;
-    [0u8, 1, 2, 3, 4, 5, 6, 7].map(move |g| {
-        move |(r, c): Queen| {
-            // Rotate by g % 4 quarter turns, then reflect in the vertical axis when g ≥ 4.
-            let (r, c) = match g % 4 {
-                0 => (r, c),
-                1 => (c, m - r),
-                2 => (m - r, m - c),
-                _ => (m - c, r),
-            };
-            if g >= 4 {
-                (r, m - c)
-            } else {
-                (r, c)
-            }
-        }
-    })
-}
 
 /// The images of a set of squares under the 8 symmetries, each sorted.
 fn images(n: u8, queens: &[Queen]) -> [Vec<Queen>; 8] {
-    symmetries(n).map(|g| {
-        let mut image: Vec<Queen> = queens.iter().map(|&q| g(q)).collect();
+    Symmetry::ALL.map(|g| {
+        let mut image: Vec<Queen> = queens
+            .iter()
+            .map(|&(r, c)| {
+                let (r, c) = g.map(usize::from(n), usize::from(r), usize::from(c));
+                (r as u8, c as u8)
+            })
+            .collect();
         image.sort_unstable();
         image
     })
@@ -155,24 +141,6 @@ pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn symmetries_form_the_group_of_the_square() {
-        let n = 5;
-        let squares: Vec<Queen> = (0..n).flat_map(|r| (0..n).map(move |c| (r, c))).collect();
-        let maps: Vec<Vec<Queen>> = symmetries(n)
-            .iter()
-            .map(|g| squares.iter().map(|&q| g(q)).collect())
-            .collect();
-        // Eight different permutations of the board, the first the identity.
-        assert_eq!(maps[0], squares);
-        for (i, a) in maps.iter().enumerate() {
-            let mut sorted = a.clone();
-            sorted.sort_unstable();
-            assert_eq!(sorted, squares);
-            assert!(maps[i + 1..].iter().all(|b| a != b));
-        }
-    }
 
     #[test]
     fn every_border_has_one_queen_per_outer_line() {

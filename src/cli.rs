@@ -5,8 +5,10 @@
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
+use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 use nqueens::shard::{Launcher, Shard};
+use nqueens::solve::Format;
 use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
 
 /// What the user asked for, in the program's own terms.
@@ -35,6 +37,13 @@ pub enum Command {
         settings: bench::Settings,
         exports: Vec<bench::Export>,
     },
+    /// List the solutions of one board size.
+    Solve {
+        n: u32,
+        options: nqueens::solve::Options,
+        format: Format,
+        trace: bool,
+    },
 }
 
 const EXAMPLES: &str = "\
@@ -45,7 +54,11 @@ Examples:
   nqueens count 4..12 --json    JSON Lines, one object per n
   nqueens count 18 --shard 3/8 -o s3.json
                                 shard 3 of 8 (numbered from 1) as a partial result
-  nqueens merge s*.json         check the 8 partial results and print the count";
+  nqueens merge s*.json         check the 8 partial results and print the count
+  nqueens solve 8               the 92 boards of the 8-queens problem, then the count
+  nqueens solve 8 --unique      one board of each of the 12 symmetry classes
+  nqueens solve 12 --format columns --limit 5
+  nqueens solve 4 --trace       the search step by step";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -71,6 +84,9 @@ enum CliCommand {
     /// Benchmark counting at 1, 2, 4, … threads, every result checked against the known counts
     #[command(after_help = BENCH_EXAMPLES)]
     Bench(BenchArgs),
+    /// List every solution of one board size in lexicographic order of the columns, then the count
+    #[command(after_help = EXAMPLES)]
+    Solve(SolveArgs),
 }
 
 const BENCH_EXAMPLES: &str = "\
@@ -174,6 +190,40 @@ enum ShardArg {
     Auto,
 }
 
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// Board size N (1 to 32)
+    #[arg(value_name = "N", value_parser = parse_n, allow_hyphen_values = true)]
+    n: u32,
+
+    /// board: n lines of Q and . per solution and a blank line, then the count;
+    /// json: one array of solutions, each an array of n strings such as ".Q..";
+    /// columns: one line per solution, the 0-based column of the queen in each row.
+    /// With json and columns the count goes to stderr, so stdout is only data
+    #[arg(long, value_name = "FORMAT", default_value = "board",
+          value_parser = clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
+              .map(|s| s.parse::<Format>().expect("a listed format")))]
+    format: Format,
+
+    /// Stop after K solutions (K ≥ 1)
+    #[arg(long, value_name = "K", value_parser = parse_limit, allow_hyphen_values = true)]
+    limit: Option<u64>,
+
+    /// Only one solution of each symmetry class (rotations and reflections): the canonical one,
+    /// the smallest of its 8 images
+    #[arg(long)]
+    unique: bool,
+
+    /// Show the search step by step, each placement and backtrack as a board (one thread; for
+    /// small n)
+    #[arg(long, conflicts_with_all = ["format", "unique", "threads"])]
+    trace: bool,
+
+    /// Worker threads [default: all logical cores]; the order of the output never depends on it
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
 /// Parses the command line. `Err` holds the exit status and what to print: help and version
 /// (status 0, stdout) or one line naming the problem (status 2, stderr).
 pub fn parse() -> Result<Command, clap::Error> {
@@ -259,6 +309,16 @@ pub fn parse() -> Result<Command, clap::Error> {
                 exports,
             }
         }
+        CliCommand::Solve(args) => Command::Solve {
+            n: args.n,
+            options: nqueens::solve::Options {
+                threads: args.threads.unwrap_or_else(num_cpus::get),
+                limit: args.limit,
+                unique: args.unique,
+            },
+            format: args.format,
+            trace: args.trace,
+        },
     })
 }
 
@@ -340,6 +400,16 @@ fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
+fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<i128>() {
+        Ok(k) if k >= 1 => u64::try_from(k).map_err(|_| format!("{k} solutions is too many")),
+        Ok(k) => Err(format!("the limit must be at least 1 solution, got {k}")),
+        Err(_) => Err(format!(
+            "'{s}' is not a number of solutions: expected a whole number, 1 or more"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,6 +451,16 @@ mod tests {
             .contains("shard 9/8 does not exist"));
         assert!(parse_shard("1/0").unwrap_err().contains("got 0"));
         assert!(parse_shard("3").unwrap_err().contains("write I/K"));
+    }
+
+    #[test]
+    fn limits() {
+        assert_eq!(parse_limit("5"), Ok(5));
+        assert!(parse_limit("0")
+            .unwrap_err()
+            .contains("at least 1 solution, got 0"));
+        assert!(parse_limit("-3").unwrap_err().contains("got -3"));
+        assert!(parse_limit("lots").unwrap_err().contains("not a number"));
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub mod plan;
 pub mod reference;
 pub mod report;
 pub mod shard;
+pub mod solve;
+pub mod symmetry;
 
 use std::time::Duration;
 

@@ -4,6 +4,7 @@ mod app;
 mod bench_cmd;
 mod cli;
 mod cluster;
+mod listing;
 
 use std::process::ExitCode;
 

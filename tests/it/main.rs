@@ -5,5 +5,6 @@ mod cli;
 mod counts;
 mod kernel;
 mod shard;
+mod solve;
 mod symmetry;
 mod util;
