@@ -4,8 +4,13 @@
 
 use std::ops::RangeInclusive;
 
-use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use nqueens::{plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
+
+use crate::longrun::Watch;
 
 /// What the user asked for, in the program's own terms.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +20,7 @@ pub enum Command {
         sizes: RangeInclusive<u32>,
         options: Options,
         json: bool,
+        watch: Watch,
     },
 }
 
@@ -23,7 +29,10 @@ Examples:
   nqueens count 8               count the 92 solutions of the 8-queens problem
   nqueens count 16 -j 1         count n = 16 on one thread
   nqueens count 8..16           one table row per n from 8 to 16
-  nqueens count 4..12 --json    JSON Lines, one object per n";
+  nqueens count 4..12 --json    JSON Lines, one object per n
+  nqueens count 20 --checkpoint n20.ckpt
+                                keep finished work in n20.ckpt; after a crash or Ctrl-C
+                                the same command resumes where the run stopped";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -66,6 +75,21 @@ struct CountArgs {
     /// Print one JSON object per board size (JSON Lines) instead of a table
     #[arg(long)]
     json: bool,
+
+    /// Record finished work in FILE and resume from it: running the same command again skips
+    /// what FILE holds (one board size only)
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+
+    /// Print a progress line on stderr every SECONDS (default 5) when stderr is not a terminal
+    /// (a terminal always gets a progress bar)
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "5", value_parser = parse_seconds)]
+    progress: Option<Duration>,
+
+    /// Show no progress
+    #[arg(short, long, conflicts_with = "progress")]
+    quiet: bool,
 }
 
 /// Parses the command line. `Err` holds the exit status and what to print: help and version
@@ -74,6 +98,11 @@ pub fn parse() -> Result<Command, clap::Error> {
     let cli = Cli::try_parse()?;
     Ok(match cli.command {
         CliCommand::Count(args) => Command::Count {
+            watch: Watch {
+                checkpoint: one_size_only(args.checkpoint, &args.sizes)?,
+                progress: args.progress,
+                quiet: args.quiet,
+            },
             sizes: args.sizes,
             options: Options {
                 threads: args.threads.unwrap_or_else(num_cpus::get),
@@ -134,6 +163,35 @@ fn parse_sizes(s: &str) -> Result<RangeInclusive<u32>, String> {
         ));
     }
     Ok(a..=b)
+}
+
+/// A checkpoint belongs to one board size.
+fn one_size_only(
+    checkpoint: Option<PathBuf>,
+    sizes: &RangeInclusive<u32>,
+) -> Result<Option<PathBuf>, clap::Error> {
+    if checkpoint.is_some() && sizes.start() != sizes.end() {
+        return Err(Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--checkpoint holds one board size, not the range {}..{}: count each n with its own file",
+                sizes.start(),
+                sizes.end()
+            ),
+        ));
+    }
+    Ok(checkpoint)
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.1..=86_400.0).contains(x))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            format!("'{s}' is not a progress interval: expected seconds from 0.1 to 86400")
+        })
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {

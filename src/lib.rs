@@ -11,12 +11,15 @@
 //! assert_eq!(counts.verified(), Some(true));
 //! ```
 
+pub mod checkpoint;
+pub mod cost;
 pub mod engine;
 pub mod kernel;
 pub mod known;
 pub mod plan;
 pub mod reference;
 pub mod report;
+pub mod run;
 
 use std::time::Duration;
 

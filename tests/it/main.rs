@@ -3,4 +3,5 @@
 mod cli;
 mod counts;
 mod kernel;
+mod longrun;
 mod util;
