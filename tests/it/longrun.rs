@@ -2,6 +2,7 @@
 //! files of other runs and damaged files are refused; progress stays on stderr.
 
 use std::fs;
+use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -34,8 +35,8 @@ fn records(path: &Path) -> usize {
     fs::read_to_string(path).map_or(0, |t| t.lines().count().saturating_sub(1))
 }
 
-/// Waits until the checkpoint holds some records, then sends `signal` to the running process.
-fn kill_mid_run(child: &mut Child, path: &Path, signal: &str) -> ExitStatus {
+/// Waits until the checkpoint holds some records, then sends `signals` to the running process.
+fn kill_mid_run(child: &mut Child, path: &Path, signals: &[&str]) -> ExitStatus {
     let start = Instant::now();
     while records(path) < 20 {
         assert!(start.elapsed() < Duration::from_secs(120), "no records");
@@ -45,12 +46,18 @@ fn kill_mid_run(child: &mut Child, path: &Path, signal: &str) -> ExitStatus {
         child.try_wait().unwrap().is_none(),
         "the run ended before it could be killed"
     );
+    for signal in signals {
+        send(child, signal);
+    }
+    child.wait().unwrap()
+}
+
+fn send(child: &Child, signal: &str) {
     let sent = Command::new("kill")
         .args(["-s", signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
-    child.wait().unwrap()
 }
 
 fn stderr_of(child: Child) -> String {
@@ -85,7 +92,7 @@ fn sigkill_mid_run_then_resume_gives_the_exact_count() {
     let (_dir, path) = scratch("n16.ckpt");
     let args = long_run(&path);
     let mut child = spawn(&args);
-    let status = kill_mid_run(&mut child, &path, "KILL");
+    let status = kill_mid_run(&mut child, &path, &["KILL"]);
     assert_eq!(status.signal(), Some(9));
     resume_gives_the_table_count(&args, &path);
 }
@@ -96,7 +103,7 @@ fn sigint_and_sigterm_stop_cleanly_with_their_exit_codes() {
         let (_dir, path) = scratch("n16.ckpt");
         let args = long_run(&path);
         let mut child = spawn(&args);
-        let status = kill_mid_run(&mut child, &path, signal);
+        let status = kill_mid_run(&mut child, &path, &[signal]);
         assert_eq!(status.code(), Some(code), "SIG{signal}");
         let stderr = stderr_of(child);
         assert!(
@@ -113,18 +120,32 @@ fn sigint_and_sigterm_stop_cleanly_with_their_exit_codes() {
 }
 
 #[test]
+fn a_second_ctrl_c_quits_at_once_and_the_checkpoint_stays_valid() {
+    let (_dir, path) = scratch("n16.ckpt");
+    let args = long_run(&path);
+    let mut child = spawn(&args);
+    let status = kill_mid_run(&mut child, &path, &["INT", "INT"]);
+    assert_eq!(status.code(), Some(130));
+    let stderr = stderr_of(child);
+    assert!(stderr.contains("run the same command again"), "{stderr}");
+    resume_gives_the_table_count(&args, &path);
+}
+
+#[test]
 fn without_a_checkpoint_an_interrupt_says_the_work_is_lost() {
-    let (_dir, path) = scratch("unused");
-    let mut child = spawn(&LONG.map(String::from));
-    std::thread::sleep(Duration::from_millis(300));
-    let sent = Command::new("kill")
-        .args(["-s", "INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    let mut args = LONG.map(String::from).to_vec();
+    args.push("--progress=0.1".to_string());
+    let mut child = spawn(&args);
+    // The first progress line shows the run is under way (and the handler installed).
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.starts_with("progress"), "{line}");
+    send(&child, "INT");
     assert_eq!(child.wait().unwrap().code(), Some(130));
-    assert!(stderr_of(child).contains("the work so far is lost"));
-    assert!(!path.exists());
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("the work so far is lost"), "{rest}");
 }
 
 /// A finished checkpoint of n = 10 at split depth 2 (the whole run takes milliseconds).
