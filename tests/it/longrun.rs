@@ -53,11 +53,15 @@ fn kill_mid_run(child: &mut Child, path: &Path, signals: &[&str]) -> ExitStatus 
 }
 
 fn send(child: &Child, signal: &str) {
-    let sent = Command::new("kill")
-        .args(["-s", signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    let signal = match signal {
+        "INT" => libc::SIGINT,
+        "TERM" => libc::SIGTERM,
+        "KILL" => libc::SIGKILL,
+        other => panic!("no signal {other}"),
+    };
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) only sends a signal to the child this test started and still waits for.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
 }
 
 fn stderr_of(child: Child) -> String {
