@@ -26,9 +26,10 @@
 //!   error.
 //!
 //! # Writing
-//! Workers hand records to a writer thread and never wait for the disk. The thread writes each
-//! batch to the file at once (so a killed process loses nothing already written) and syncs it with
-//! `fsync` at most [`SYNC_EVERY`] after a record arrived, and when the run ends.
+//! Workers put their records in a queue (a mutex and a `Vec`: no system call, no waiting for the
+//! disk). A writer thread appends the queue to the file every [`WRITE_EVERY`] (so a killed
+//! process loses at most that much finished work, which is then redone), syncs it with `fsync`
+//! at most [`SYNC_EVERY`] after a record arrived, and does both when the run ends.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
@@ -36,7 +37,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -45,7 +46,9 @@ use crate::plan::Plan;
 
 /// The version of the file format this program reads and writes.
 pub const FORMAT: u32 = 1;
-/// The longest a finished record waits before it is synced to disk.
+/// How often the writer thread appends the records handed in to the file.
+pub const WRITE_EVERY: Duration = Duration::from_millis(100);
+/// The longest a record written to the file waits before it is synced to disk.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
 
 const MAGIC: &str = "nqueens-checkpoint";
@@ -301,9 +304,17 @@ fn parse_record(line: &str, subproblems: usize) -> Result<(usize, Search), Strin
 /// Appends records to a checkpoint from any thread; a writer thread does the I/O.
 pub struct Writer {
     path: PathBuf,
-    records: Option<mpsc::Sender<(usize, Search)>>,
+    queue: Arc<Queue>,
+    /// Dropped to tell the writer thread to write the rest and end.
+    running: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<io::Result<()>>>,
-    failed: Arc<AtomicBool>,
+}
+
+/// Records handed in and not yet written, and whether writing failed.
+#[derive(Default)]
+struct Queue {
+    records: Mutex<Vec<(usize, Search)>>,
+    failed: AtomicBool,
 }
 
 impl Writer {
@@ -340,24 +351,24 @@ impl Writer {
                 Ok(file)
             })
             .map_err(io_error("open"))?;
-        let (records, inbox) = mpsc::channel();
-        let failed = Arc::new(AtomicBool::new(false));
+        let queue = Arc::new(Queue::default());
+        let (running, stopped) = mpsc::channel();
         let thread = {
-            let failed = Arc::clone(&failed);
+            let queue = Arc::clone(&queue);
             std::thread::Builder::new()
                 .name("nqueens-checkpoint".to_string())
                 .spawn(move || {
-                    let result = write_records(file, saved.valid_len, &inbox);
-                    failed.store(result.is_err(), Ordering::Relaxed);
+                    let result = write_records(file, saved.valid_len, &queue, &stopped);
+                    queue.failed.store(result.is_err(), Ordering::Relaxed);
                     result
                 })
                 .map_err(io_error("start the writer of"))?
         };
         let writer = Writer {
             path: path.to_path_buf(),
-            records: Some(records),
+            queue,
+            running: Some(running),
             thread: Some(thread),
-            failed,
         };
         Ok((writer, saved))
     }
@@ -369,15 +380,12 @@ impl Writer {
 
     /// Records that subproblem `id` finished with `found` (returns at once).
     pub fn record(&self, id: usize, found: &Search) {
-        if let Some(records) = &self.records {
-            // A closed channel means the writer failed: `failed` says so and `finish` tells why.
-            let _ = records.send((id, *found));
-        }
+        lock(&self.queue.records).push((id, *found));
     }
 
     /// True once writing failed: the run should stop, and [`Writer::finish`] says why.
     pub fn failed(&self) -> bool {
-        self.failed.load(Ordering::Relaxed)
+        self.queue.failed.load(Ordering::Relaxed)
     }
 
     /// Writes and syncs every record handed in so far.
@@ -390,7 +398,7 @@ impl Writer {
     }
 
     fn close(&mut self) -> io::Result<()> {
-        self.records = None;
+        self.running = None;
         match self.thread.take().map(JoinHandle::join) {
             Some(Ok(result)) => result,
             Some(Err(_)) => Err(io::Error::other("the checkpoint writer panicked")),
@@ -403,6 +411,11 @@ impl Drop for Writer {
     fn drop(&mut self) {
         let _ = self.close();
     }
+}
+
+/// The queue, even if a thread panicked while holding it (a `Vec` push cannot leave it broken).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Writes the header to `path.tmp`, syncs it and renames it to `path`.
@@ -423,40 +436,40 @@ fn create(path: &Path, identity: &Identity) -> io::Result<()> {
     Ok(())
 }
 
-/// The writer thread: writes each batch of records at once, syncs within [`SYNC_EVERY`].
+/// The writer thread: appends the queue every [`WRITE_EVERY`], syncs within [`SYNC_EVERY`], and
+/// writes and syncs the rest when `running` closes.
 fn write_records(
     mut file: File,
     at: u64,
-    inbox: &mpsc::Receiver<(usize, Search)>,
+    queue: &Queue,
+    running: &mpsc::Receiver<()>,
 ) -> io::Result<()> {
     use std::io::Seek;
     file.seek(io::SeekFrom::Start(at))?;
     let mut out = BufWriter::new(file);
+    let mut batch = Vec::new();
     let mut unsynced_since: Option<Instant> = None;
     loop {
-        let next = match unsynced_since {
-            None => inbox.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            Some(t) => inbox.recv_timeout(SYNC_EVERY.saturating_sub(t.elapsed())),
-        };
-        match next {
-            Ok((id, found)) => {
+        let last = matches!(
+            running.recv_timeout(WRITE_EVERY),
+            Err(RecvTimeoutError::Disconnected)
+        );
+        std::mem::swap(&mut *lock(&queue.records), &mut batch);
+        if !batch.is_empty() {
+            for (id, found) in batch.drain(..) {
                 out.write_all(record_line(id, &found).as_bytes())?;
-                for (id, found) in inbox.try_iter() {
-                    out.write_all(record_line(id, &found).as_bytes())?;
-                }
-                out.flush()?;
-                unsynced_since.get_or_insert_with(Instant::now);
             }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => break,
+            out.flush()?;
+            unsynced_since.get_or_insert_with(Instant::now);
         }
-        if unsynced_since.is_some_and(|t| t.elapsed() >= SYNC_EVERY) {
+        if unsynced_since.is_some_and(|t| last || t.elapsed() >= SYNC_EVERY) {
             out.get_ref().sync_data()?;
             unsynced_since = None;
         }
+        if last {
+            return Ok(());
+        }
     }
-    out.flush()?;
-    out.get_ref().sync_data()
 }
 
 #[cfg(test)]
