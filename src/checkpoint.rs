@@ -332,6 +332,12 @@ impl Writer {
             }
         };
         let saved = match fs::metadata(path) {
+            // A device or a directory is no checkpoint (and /dev/zero would never end).
+            Ok(meta) if !meta.is_file() => {
+                return Err(Error::NotACheckpoint {
+                    path: path.to_path_buf(),
+                })
+            }
             Ok(_) => read(path, identity)?,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 create(path, identity).map_err(io_error("create"))?;

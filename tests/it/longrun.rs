@@ -217,6 +217,8 @@ fn damage_and_foreign_files_are_refused_with_their_place() {
     refused(&args, 2, "is not an nqueens checkpoint");
     fs::write(&path, [0u8, 159, 146, 150]).unwrap();
     refused(&args, 2, "is not an nqueens checkpoint");
+    let device = with(&args, args.len() - 1, "/dev/zero");
+    refused(&device, 2, "/dev/zero is not an nqueens checkpoint");
 }
 
 #[test]
