@@ -289,3 +289,23 @@ fn checkpoint_and_progress_flags_are_checked() {
     }
     assert!(!path.exists());
 }
+
+#[test]
+fn a_terminal_gets_a_progress_bar() {
+    // `script` runs the count on a pseudo-terminal and copies what it shows; stdout goes away, so
+    // what is left is stderr, the bar.
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let inner = format!(
+        "'{}' count 16 -j 1 --split-depth 4 > /dev/null",
+        bin.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(out.status.success());
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("n = 16 ["), "{screen}");
+    assert!(screen.contains("% ETA "), "{screen}");
+    assert!(screen.contains(" elapsed, "), "{screen}");
+}
