@@ -3,7 +3,6 @@
 //! Nothing below this module sees a clap type.
 
 use std::ops::RangeInclusive;
-
 use std::path::PathBuf;
 use std::time::Duration;
 
