@@ -5,6 +5,8 @@ use std::io::{self, Write};
 use nqueens::report::{self, Report};
 
 use crate::cli::Command;
+use crate::interrupt::{Interrupt, Stopped};
+use crate::longrun;
 
 /// How the program ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +17,10 @@ pub enum Exit {
     Failure = 1,
     /// The command line was wrong.
     Usage = 2,
+    /// Stopped by SIGINT (Ctrl-C): 128 + 2.
+    Interrupted = 130,
+    /// Stopped by SIGTERM: 128 + 15.
+    Terminated = 143,
 }
 
 /// Runs `command`, writing results to stdout.
@@ -24,14 +30,18 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             sizes,
             options,
             json,
+            watch,
         } => {
+            let interrupt = Interrupt::install(watch.checkpoint.is_some());
             let mut out = io::stdout().lock();
-            if !json {
-                writeln!(out, "{}", report::table_header())?;
-            }
+            // The table header comes with the first row, so a refusal prints nothing on stdout.
+            let mut header = !json;
             let mut exit = Exit::Success;
             for n in sizes {
-                let counts = nqueens::count(n, &options)?;
+                let counts = longrun::count(n, &options, &watch, &interrupt)?;
+                if std::mem::take(&mut header) {
+                    writeln!(out, "{}", report::table_header())?;
+                }
                 let r = Report::from(&counts);
                 if r.verified == Some(false) {
                     exit = Exit::Failure;
@@ -73,6 +83,12 @@ pub enum Error {
     /// The benchmark failed: a wrong count, or an export could not be written.
     #[error(transparent)]
     Bench(#[from] nqueens::bench::Error),
+    /// The checkpoint could not be used.
+    #[error(transparent)]
+    Checkpoint(#[from] nqueens::checkpoint::Error),
+    /// A signal stopped the run.
+    #[error("{0}")]
+    Interrupted(Stopped),
     /// Output could not be written.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),

@@ -4,12 +4,15 @@
 
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::builder::TypedValueParser as _;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use nqueens::shard::{Launcher, Shard};
 use nqueens::solve::Format;
 use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
+
+use crate::longrun::Watch;
 
 /// What the user asked for, in the program's own terms.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +22,7 @@ pub enum Command {
         sizes: RangeInclusive<u32>,
         options: Options,
         json: bool,
+        watch: Watch,
     },
     /// Count shard `shard` of board size `n` and write its partial result.
     CountShard {
@@ -58,7 +62,10 @@ Examples:
   nqueens solve 8               the 92 boards of the 8-queens problem, then the count
   nqueens solve 8 --unique      one board of each of the 12 symmetry classes
   nqueens solve 12 --format columns --limit 5
-  nqueens solve 4 --trace       the search step by step";
+  nqueens solve 4 --trace       the search step by step
+  nqueens count 20 --checkpoint n20.ckpt
+                                keep finished work in n20.ckpt; after a crash or Ctrl-C
+                                the same command resumes where the run stopped";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -161,6 +168,21 @@ struct CountArgs {
     /// Print one JSON object per board size (JSON Lines) instead of a table
     #[arg(long)]
     json: bool,
+
+    /// Record finished work in FILE and resume from it: running the same command again skips
+    /// what FILE holds (one board size only)
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+
+    /// Print a progress line on stderr every SECONDS (default 5) when stderr is not a terminal
+    /// (a terminal always gets a progress bar)
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "5", value_parser = parse_seconds)]
+    progress: Option<Duration>,
+
+    /// Show no progress
+    #[arg(short, long, conflicts_with = "progress")]
+    quiet: bool,
 
     /// Count only shard I of K, numbered from 1 (1/8 … 8/8), and write a partial result as JSON
     /// for `nqueens merge`; `auto` takes I and K from a Slurm job array, srun, or MPI
@@ -273,6 +295,11 @@ pub fn parse() -> Result<Command, clap::Error> {
             json: args.json,
         },
         CliCommand::Count(args) => Command::Count {
+            watch: Watch {
+                checkpoint: one_size_only(args.checkpoint, &args.sizes)?,
+                progress: args.progress,
+                quiet: args.quiet,
+            },
             sizes: args.sizes,
             options: Options {
                 threads: args.threads.unwrap_or_else(num_cpus::get),
@@ -388,6 +415,35 @@ fn parse_shard(s: &str) -> Result<ShardArg, String> {
     s.parse()
         .map(ShardArg::Given)
         .map_err(|e: nqueens::shard::Error| e.to_string())
+}
+
+/// A checkpoint belongs to one board size.
+fn one_size_only(
+    checkpoint: Option<PathBuf>,
+    sizes: &RangeInclusive<u32>,
+) -> Result<Option<PathBuf>, clap::Error> {
+    if checkpoint.is_some() && sizes.start() != sizes.end() {
+        return Err(Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--checkpoint holds one board size, not the range {}..{}: count each n with its own file",
+                sizes.start(),
+                sizes.end()
+            ),
+        ));
+    }
+    Ok(checkpoint)
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.1..=86_400.0).contains(x))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            format!("'{s}' is not a progress interval: expected seconds from 0.1 to 86400")
+        })
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {

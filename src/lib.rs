@@ -14,6 +14,8 @@
 pub mod bench;
 pub mod border;
 pub mod burnside;
+pub mod checkpoint;
+pub mod cost;
 pub mod engine;
 pub mod kernel;
 pub mod known;
@@ -21,6 +23,7 @@ pub mod merge;
 pub mod plan;
 pub mod reference;
 pub mod report;
+pub mod run;
 pub mod shard;
 pub mod solve;
 pub mod symmetry;

@@ -4,7 +4,10 @@ mod app;
 mod bench_cmd;
 mod cli;
 mod cluster;
+mod interrupt;
 mod listing;
+mod longrun;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -33,10 +36,18 @@ fn main() -> ExitCode {
     let exit = match app::run(command) {
         Ok(exit) => exit,
         Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Success,
+        Err(Error::Interrupted(stopped)) => {
+            eprintln!("{stopped}");
+            stopped.exit()
+        }
         Err(err) => {
             eprintln!("error: {err}");
             match err {
                 Error::Count(nqueens::Error::PlanTooLarge { .. }) => Exit::Usage,
+                Error::Checkpoint(
+                    nqueens::checkpoint::Error::OtherRun { .. }
+                    | nqueens::checkpoint::Error::NotACheckpoint { .. },
+                ) => Exit::Usage,
                 _ => Exit::Failure,
             }
         }

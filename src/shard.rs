@@ -50,7 +50,6 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{self, Execution, Observer, Tally};
-use crate::kernel::{board_mask, Rows};
 use crate::plan::{Plan, Subproblem, SUBPROBLEMS_PER_THREAD};
 use crate::{Engine, Options};
 
@@ -436,48 +435,7 @@ fn digest(ids: &[usize]) -> String {
 
 /// Knuth's estimate of the size of `sub`'s search tree, summed over [`PROBES`] random walks.
 fn estimate(plan: &Plan, sub: &Subproblem) -> u128 {
-    let n = plan.n();
-    let (start, masks) = sub.start(n);
-    let allowed = |row: u32| masks.as_ref().map_or(board_mask(n), |m| m.allowed(row));
-    // Columns no later row can fill end the walk, as they end the kernel's search.
-    let reach = |row: u32| masks.as_ref().map_or(board_mask(n), |m| m.reach(row));
-    let mut rng = SplitMix64(u64::from(n) << 48 ^ sub.id as u64);
-    let mut sum = 0u128;
-    for _ in 0..PROBES {
-        let (mut board, mut width, mut size) = (start, 1u128, 1u128);
-        loop {
-            let mut free = board.free(n) & allowed(board.row);
-            if board.row > 0 && board_mask(n) & !board.cols & !reach(board.row - 1) != 0 {
-                free = 0;
-            }
-            let choices = free.count_ones();
-            if choices == 0 {
-                break;
-            }
-            width = width.saturating_mul(u128::from(choices));
-            size = size.saturating_add(width);
-            for _ in 0..rng.next() % u64::from(choices) {
-                free &= free - 1;
-            }
-            board = board.place(free.trailing_zeros());
-        }
-        sum = sum.saturating_add(size);
-    }
-    sum
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): written out here because the partition, and so the
-/// file format, depends on its exact output, which no dependency upgrade may change.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+    crate::cost::tree_size(plan, sub, PROBES)
 }
 
 /// What one shard found: everything [`crate::merge`] needs to check it belongs and sum it.

@@ -4,6 +4,7 @@ mod bench;
 mod cli;
 mod counts;
 mod kernel;
+mod longrun;
 mod shard;
 mod solve;
 mod symmetry;

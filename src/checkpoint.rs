@@ -1,0 +1,573 @@
+//! Checkpoint files: a journal of finished subproblems that lets a long run survive a crash.
+//!
+//! # Format (version 1)
+//! UTF-8 text, one item per line. The first line is the header: the run it belongs to, as
+//! `key=value` fields, and the CRC-32 of the text before ` crc=`:
+//!
+//! ```text
+//! nqueens-checkpoint format=1 program=0.1.0 n=16 engine=mirror split-depth=3 subproblems=1118 plan=5ab1e2c3 nodes=no selection=all crc=0f1e2d3c
+//! 17 10452 0 8e2f00a1
+//! 3 8120 0 31c07b9e
+//! ```
+//!
+//! Every other line records one finished subproblem: its id, its solutions and its nodes (0 unless
+//! nodes were counted) in decimal, and the CRC-32 of `"id solutions nodes"` in 8 hex digits.
+//! Records come in the order the subproblems finished. `plan` is a CRC-32 of every subproblem of
+//! the plan, so a plan built differently (another program, another machine word) is not mixed up
+//! with this one even when its parameters look alike.
+//!
+//! # Integrity
+//! - The header is written to `FILE.tmp`, synced and renamed, so `FILE` never holds half a header.
+//! - A last line without its newline is a record torn by a crash: it is dropped (cut off the file)
+//!   and its subproblem is done again.
+//! - Any other line that does not parse or whose checksum is wrong is an error naming its line;
+//!   the file is never half trusted.
+//! - A subproblem recorded twice with the same counts counts once; with different counts it is an
+//!   error.
+//!
+//! # Writing
+//! Workers put their records in a queue (a mutex and a `Vec`: no system call, no waiting for the
+//! disk). A writer thread appends the queue to the file every [`WRITE_EVERY`] (so a killed
+//! process loses at most that much finished work, which is then redone), syncs it with `fsync`
+//! at most [`SYNC_EVERY`] after a record arrived, and does both when the run ends.
+
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::kernel::Search;
+use crate::plan::Plan;
+
+/// The version of the file format this program reads and writes.
+pub const FORMAT: u32 = 1;
+/// How often the writer thread appends the records handed in to the file.
+pub const WRITE_EVERY: Duration = Duration::from_millis(100);
+/// The longest a record written to the file waits before it is synced to disk.
+pub const SYNC_EVERY: Duration = Duration::from_secs(1);
+
+const MAGIC: &str = "nqueens-checkpoint";
+
+/// Everything that can be wrong with a checkpoint; each message names the file and the place.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file could not be read, created or written.
+    #[error("cannot {action} checkpoint {path}: {source}")]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The checkpoint.
+        path: PathBuf,
+        /// Why it failed.
+        source: io::Error,
+    },
+    /// The file does not start with a checkpoint header.
+    #[error("{path} is not an nqueens checkpoint (its first line does not start with '{MAGIC}'); give another file name")]
+    NotACheckpoint {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file belongs to a run with other parameters.
+    #[error("checkpoint {path} belongs to another run: {differences}; use the options of the run that wrote it, or another file")]
+    OtherRun {
+        /// The checkpoint.
+        path: PathBuf,
+        /// What differs, e.g. `n is 16 in the file but 17 here`.
+        differences: String,
+    },
+    /// A line is damaged, and it is not a torn last line.
+    #[error("checkpoint {path} is damaged at line {line}: {why}; it cannot be trusted (move it away to start over)")]
+    Damaged {
+        /// The checkpoint.
+        path: PathBuf,
+        /// Line number, from 1.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// The run a checkpoint belongs to: the fields of its header, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    fields: Vec<(String, String)>,
+    subproblems: usize,
+}
+
+impl Identity {
+    /// The identity of a run of `plan` that counts the subproblems `selection` names, with or
+    /// without nodes.
+    pub fn new(plan: &Plan, count_nodes: bool, selection: &str) -> Identity {
+        let mut fingerprint = crc32fast::Hasher::new();
+        std::hash::Hash::hash(plan.subproblems(), &mut fingerprint);
+        let fields = [
+            ("format", FORMAT.to_string()),
+            ("program", env!("CARGO_PKG_VERSION").to_string()),
+            ("n", plan.n().to_string()),
+            ("engine", plan.engine().name().to_string()),
+            ("split-depth", plan.split_depth().to_string()),
+            ("subproblems", plan.len().to_string()),
+            ("plan", format!("{:08x}", fingerprint.finalize())),
+            ("nodes", if count_nodes { "yes" } else { "no" }.to_string()),
+            ("selection", selection.to_string()),
+        ];
+        Identity {
+            fields: fields.map(|(k, v)| (k.to_string(), v)).to_vec(),
+            subproblems: plan.len(),
+        }
+    }
+
+    fn header(&self) -> String {
+        let body = std::iter::once(MAGIC.to_string())
+            .chain(self.fields.iter().map(|(k, v)| format!("{k}={v}")))
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!("{body} crc={:08x}\n", crc32fast::hash(body.as_bytes()))
+    }
+
+    /// What differs between the header `line` and this identity: `Ok(None)` when nothing.
+    fn compare(&self, line: &str) -> Result<Option<String>, String> {
+        let (body, crc) = line
+            .rsplit_once(" crc=")
+            .ok_or("the header has no checksum")?;
+        if crc != format!("{:08x}", crc32fast::hash(body.as_bytes())) {
+            return Err("the header's checksum does not match".to_string());
+        }
+        let theirs: Vec<(&str, &str)> = body
+            .split(' ')
+            .skip(1)
+            .map(|f| f.split_once('=').ok_or(format!("bad header field '{f}'")))
+            .collect::<Result<_, _>>()?;
+        let value = |fields: &[(&str, &str)], key: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.to_string())
+        };
+        let ours: Vec<(&str, &str)> = self
+            .fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let mut keys: Vec<&str> = ours.iter().map(|(k, _)| *k).collect();
+        let extra: Vec<&str> = theirs
+            .iter()
+            .map(|(k, _)| *k)
+            .filter(|k| !keys.contains(k))
+            .collect();
+        keys.extend(extra);
+        let differences: Vec<String> = keys
+            .into_iter()
+            .filter_map(|key| {
+                let (file, here) = (value(&theirs, key), value(&ours, key));
+                (file != here).then(|| {
+                    let show = |v: Option<String>| v.unwrap_or_else(|| "missing".to_string());
+                    format!(
+                        "{key} is {} in the file but {} here",
+                        show(file),
+                        show(here)
+                    )
+                })
+            })
+            .collect();
+        Ok((!differences.is_empty()).then(|| differences.join("; ")))
+    }
+}
+
+/// What a checkpoint file holds, read back and checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Saved {
+    /// The finished subproblems by id; each counted once.
+    pub finished: HashMap<usize, Search>,
+    /// The line of a torn last record that was dropped, if any.
+    pub torn_line: Option<usize>,
+    /// Bytes of the file that hold whole, valid lines.
+    valid_len: u64,
+}
+
+/// Reads and checks the checkpoint at `path`, which must belong to `identity`.
+pub fn read(path: &Path, identity: &Identity) -> Result<Saved, Error> {
+    let bytes = fs::read(path).map_err(|source| Error::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&bytes, identity).map_err(|e| e.at(path))
+}
+
+/// A checkpoint error before it knows its file's name.
+enum Problem {
+    NotACheckpoint,
+    OtherRun(String),
+    Damaged(usize, String),
+}
+
+impl Problem {
+    fn at(self, path: &Path) -> Error {
+        let path = path.to_path_buf();
+        match self {
+            Problem::NotACheckpoint => Error::NotACheckpoint { path },
+            Problem::OtherRun(differences) => Error::OtherRun { path, differences },
+            Problem::Damaged(line, why) => Error::Damaged { path, line, why },
+        }
+    }
+}
+
+fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
+    if !bytes.starts_with(MAGIC.as_bytes()) {
+        return Err(Problem::NotACheckpoint);
+    }
+    let mut saved = Saved::default();
+    let mut first_seen: HashMap<usize, usize> = HashMap::new();
+    let mut offset = 0;
+    for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let line_no = i + 1;
+        let Some(line) = raw.strip_suffix(b"\n") else {
+            if line_no == 1 {
+                return Err(Problem::Damaged(1, "the header is incomplete".to_string()));
+            }
+            saved.torn_line = Some(line_no);
+            break;
+        };
+        let damaged = |why: String| Problem::Damaged(line_no, why);
+        let line = std::str::from_utf8(line).map_err(|_| damaged("not text".to_string()))?;
+        if line_no == 1 {
+            if let Some(differences) = identity.compare(line).map_err(damaged)? {
+                return Err(Problem::OtherRun(differences));
+            }
+        } else {
+            let (id, found) = parse_record(line, identity.subproblems).map_err(damaged)?;
+            match saved.finished.insert(id, found) {
+                Some(earlier) if earlier != found => {
+                    return Err(damaged(format!(
+                        "subproblem {id} is recorded again with other counts (first on line {})",
+                        first_seen[&id]
+                    )));
+                }
+                _ => {
+                    first_seen.entry(id).or_insert(line_no);
+                }
+            }
+        }
+        offset += raw.len();
+    }
+    saved.valid_len = offset as u64;
+    Ok(saved)
+}
+
+fn record_body(id: usize, found: &Search) -> String {
+    format!("{id} {} {}", found.solutions, found.nodes)
+}
+
+fn record_line(id: usize, found: &Search) -> String {
+    let body = record_body(id, found);
+    format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
+}
+
+fn parse_record(line: &str, subproblems: usize) -> Result<(usize, Search), String> {
+    let fields: Vec<&str> = line.split(' ').collect();
+    let [id, solutions, nodes, crc] = fields[..] else {
+        return Err(format!(
+            "a record has 4 fields, this line has {}",
+            fields.len()
+        ));
+    };
+    let number = |s: &str| {
+        s.parse::<u64>()
+            .map_err(|_| format!("'{s}' is not a count"))
+    };
+    let (id, solutions, nodes) = (number(id)?, number(solutions)?, number(nodes)?);
+    let id = usize::try_from(id)
+        .ok()
+        .filter(|&id| id < subproblems)
+        .ok_or(format!(
+            "subproblem {id} is not in the plan (0 to {})",
+            subproblems.saturating_sub(1)
+        ))?;
+    let found = Search { solutions, nodes };
+    if crc
+        != format!(
+            "{:08x}",
+            crc32fast::hash(record_body(id, &found).as_bytes())
+        )
+    {
+        return Err("the record's checksum does not match".to_string());
+    }
+    Ok((id, found))
+}
+
+/// Appends records to a checkpoint from any thread; a writer thread does the I/O.
+pub struct Writer {
+    path: PathBuf,
+    queue: Arc<Queue>,
+    /// Dropped to tell the writer thread to write the rest and end.
+    running: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<io::Result<()>>>,
+}
+
+/// Records handed in and not yet written, and whether writing failed.
+#[derive(Default)]
+struct Queue {
+    records: Mutex<Vec<(usize, Search)>>,
+    failed: AtomicBool,
+}
+
+impl Writer {
+    /// Opens the checkpoint at `path` for a run of `identity`: reads back what it holds, or
+    /// creates it with its header when there is no such file.
+    ///
+    /// A torn last record is cut off the file, so the records appended next stay whole.
+    pub fn open(path: &Path, identity: &Identity) -> Result<(Writer, Saved), Error> {
+        let io_error = |action| {
+            let path = path.to_path_buf();
+            move |source| Error::Io {
+                action,
+                path,
+                source,
+            }
+        };
+        let saved = match fs::metadata(path) {
+            // A device or a directory is no checkpoint (and /dev/zero would never end).
+            Ok(meta) if !meta.is_file() => {
+                return Err(Error::NotACheckpoint {
+                    path: path.to_path_buf(),
+                })
+            }
+            Ok(_) => read(path, identity)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                create(path, identity).map_err(io_error("create"))?;
+                Saved {
+                    valid_len: identity.header().len() as u64,
+                    ..Saved::default()
+                }
+            }
+            Err(e) => return Err(io_error("read")(e)),
+        };
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|file| {
+                file.set_len(saved.valid_len)?;
+                file.sync_data()?;
+                Ok(file)
+            })
+            .map_err(io_error("open"))?;
+        let queue = Arc::new(Queue::default());
+        let (running, stopped) = mpsc::channel();
+        let thread = {
+            let queue = Arc::clone(&queue);
+            std::thread::Builder::new()
+                .name("nqueens-checkpoint".to_string())
+                .spawn(move || {
+                    let result = write_records(file, saved.valid_len, &queue, &stopped);
+                    queue.failed.store(result.is_err(), Ordering::Relaxed);
+                    result
+                })
+                .map_err(io_error("start the writer of"))?
+        };
+        let writer = Writer {
+            path: path.to_path_buf(),
+            queue,
+            running: Some(running),
+            thread: Some(thread),
+        };
+        Ok((writer, saved))
+    }
+
+    /// The checkpoint's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records that subproblem `id` finished with `found` (returns at once).
+    pub fn record(&self, id: usize, found: &Search) {
+        lock(&self.queue.records).push((id, *found));
+    }
+
+    /// True once writing failed: the run should stop, and [`Writer::finish`] says why.
+    pub fn failed(&self) -> bool {
+        self.queue.failed.load(Ordering::Relaxed)
+    }
+
+    /// Writes and syncs every record handed in so far.
+    pub fn finish(mut self) -> Result<(), Error> {
+        self.close().map_err(|source| Error::Io {
+            action: "write",
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    fn close(&mut self) -> io::Result<()> {
+        self.running = None;
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(result)) => result,
+            Some(Err(_)) => Err(io::Error::other("the checkpoint writer panicked")),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
+/// The queue, even if a thread panicked while holding it (a `Vec` push cannot leave it broken).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Writes the header to `path.tmp`, syncs it and renames it to `path`.
+fn create(path: &Path, identity: &Identity) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut file = File::create(&tmp)?;
+    file.write_all(identity.header().as_bytes())?;
+    file.sync_all()?;
+    fs::rename(&tmp, path)?;
+    // Make the new name durable too (not possible, nor needed, everywhere).
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = File::open(dir).and_then(|d| d.sync_all());
+    } else {
+        let _ = File::open(".").and_then(|d| d.sync_all());
+    }
+    Ok(())
+}
+
+/// The writer thread: appends the queue every [`WRITE_EVERY`], syncs within [`SYNC_EVERY`], and
+/// writes and syncs the rest when `running` closes.
+fn write_records(
+    mut file: File,
+    at: u64,
+    queue: &Queue,
+    running: &mpsc::Receiver<()>,
+) -> io::Result<()> {
+    use std::io::Seek;
+    file.seek(io::SeekFrom::Start(at))?;
+    let mut out = BufWriter::new(file);
+    let mut batch = Vec::new();
+    let mut unsynced_since: Option<Instant> = None;
+    loop {
+        let last = matches!(
+            running.recv_timeout(WRITE_EVERY),
+            Err(RecvTimeoutError::Disconnected)
+        );
+        std::mem::swap(&mut *lock(&queue.records), &mut batch);
+        if !batch.is_empty() {
+            for (id, found) in batch.drain(..) {
+                out.write_all(record_line(id, &found).as_bytes())?;
+            }
+            out.flush()?;
+            unsynced_since.get_or_insert_with(Instant::now);
+        }
+        if unsynced_since.is_some_and(|t| last || t.elapsed() >= SYNC_EVERY) {
+            out.get_ref().sync_data()?;
+            unsynced_since = None;
+        }
+        if last {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity() -> Identity {
+        Identity::new(
+            &Plan::new(crate::Engine::Mirror, 8, 2).unwrap(),
+            false,
+            "all",
+        )
+    }
+
+    fn file(records: &[(usize, u64)]) -> String {
+        let mut text = identity().header();
+        for &(id, solutions) in records {
+            text += &record_line(
+                id,
+                &Search {
+                    solutions,
+                    nodes: 0,
+                },
+            );
+        }
+        text
+    }
+
+    fn accepted(text: &str) -> Saved {
+        parse(text.as_bytes(), &identity()).ok().expect("accepted")
+    }
+
+    fn damaged_line(text: &str) -> usize {
+        match parse(text.as_bytes(), &identity()) {
+            Err(Problem::Damaged(line, _)) => line,
+            Err(_) => panic!("another error"),
+            Ok(_) => panic!("accepted"),
+        }
+    }
+
+    #[test]
+    fn records_read_back() {
+        let saved = accepted(&file(&[(3, 7), (0, 2)]));
+        assert_eq!(saved.finished.len(), 2);
+        assert_eq!(saved.finished[&3].solutions, 7);
+        assert_eq!(saved.torn_line, None);
+    }
+
+    #[test]
+    fn a_torn_last_record_is_dropped() {
+        let whole = file(&[(3, 7), (0, 2)]);
+        let torn = &whole[..whole.len() - 4];
+        let saved = accepted(torn);
+        assert_eq!(saved.finished.len(), 1);
+        assert_eq!(saved.torn_line, Some(3));
+        assert_eq!(saved.valid_len as usize, file(&[(3, 7)]).len());
+    }
+
+    #[test]
+    fn damage_is_found_and_placed() {
+        let text = file(&[(3, 7), (0, 2), (1, 4)]);
+        assert_eq!(damaged_line(&text.replacen("\n3 7 ", "\n3 8 ", 1)), 2);
+        assert_eq!(damaged_line(&text.replacen("\n0 2 0", "\n0 2", 1)), 3);
+        assert_eq!(damaged_line(&(file(&[(2, 1)]) + "garbage\n")), 3);
+        assert_eq!(damaged_line(&text.replacen("format=1", "format=2", 1)), 1);
+        assert_eq!(damaged_line(&file(&[(99, 1)])), 2); // not in the plan
+    }
+
+    #[test]
+    fn a_duplicate_counts_once_and_a_contradiction_is_refused() {
+        let saved = accepted(&file(&[(3, 7), (3, 7)]));
+        assert_eq!(saved.finished.len(), 1);
+        assert_eq!(damaged_line(&file(&[(3, 7), (3, 6)])), 3);
+    }
+
+    #[test]
+    fn another_run_is_named() {
+        let other = Identity::new(
+            &Plan::new(crate::Engine::Mirror, 9, 3).unwrap(),
+            false,
+            "all",
+        );
+        match parse(other.header().as_bytes(), &identity()) {
+            Err(Problem::OtherRun(d)) => {
+                assert!(d.contains("n is 9 in the file but 8 here"), "{d}");
+                assert!(d.contains("split-depth is 3 in the file but 2 here"), "{d}");
+            }
+            _ => panic!("accepted another run"),
+        }
+        assert!(matches!(
+            parse(b"hello\n", &identity()),
+            Err(Problem::NotACheckpoint)
+        ));
+    }
+}

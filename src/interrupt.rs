@@ -1,0 +1,177 @@
+//! Ctrl-C (SIGINT) and SIGTERM (Slurm's scancel and time limit): the first one stops the run
+//! cleanly, a second one quits at once.
+//!
+//! With a checkpoint, the first signal sets the stop flag the run polls before it hands out each
+//! subproblem: the running ones finish, the checkpoint is synced, and the program says how to
+//! resume and exits with 128 + the signal (130 for SIGINT, 143 for SIGTERM). Without one there is
+//! nothing to save: it says the work is lost and exits at once.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::Arc;
+
+use nqueens::run;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use crate::app::Exit;
+use crate::progress::note;
+
+/// A signal that stops a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// SIGINT, Ctrl-C.
+    Int,
+    /// SIGTERM.
+    Term,
+}
+
+impl Signal {
+    fn from_raw(raw: i32) -> Option<Signal> {
+        match raw {
+            SIGINT => Some(Signal::Int),
+            SIGTERM => Some(Signal::Term),
+            _ => None,
+        }
+    }
+
+    /// Its conventional name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::Int => "SIGINT",
+            Signal::Term => "SIGTERM",
+        }
+    }
+
+    /// The exit status of a program it stopped: 128 + its number.
+    pub fn exit(self) -> Exit {
+        match self {
+            Signal::Int => Exit::Interrupted,
+            Signal::Term => Exit::Terminated,
+        }
+    }
+}
+
+/// The signals received so far, as a stop flag for the run.
+pub struct Interrupt {
+    stop: Arc<AtomicBool>,
+    first: Arc<AtomicI32>,
+}
+
+impl Interrupt {
+    /// Catches SIGINT and SIGTERM from now on. `saving` says whether the run keeps a checkpoint
+    /// (then the first signal stops it cleanly; otherwise the program quits at once).
+    pub fn install(saving: bool) -> Interrupt {
+        let interrupt = Interrupt {
+            stop: Arc::new(AtomicBool::new(false)),
+            first: Arc::new(AtomicI32::new(0)),
+        };
+        let (stop, first) = (Arc::clone(&interrupt.stop), Arc::clone(&interrupt.first));
+        let caught = Signals::new([SIGINT, SIGTERM]).and_then(|mut signals| {
+            std::thread::Builder::new()
+                .name("nqueens-signals".to_string())
+                .spawn(move || {
+                    for raw in signals.forever() {
+                        received(raw, saving, &stop, &first);
+                    }
+                })
+        });
+        if let Err(e) = caught {
+            note(&format!(
+                "warning: cannot catch SIGINT and SIGTERM ({e}): they will end the program at once"
+            ));
+        }
+        interrupt
+    }
+
+    /// Set by the first signal: the run hands out no more subproblems.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// The first signal received, if any.
+    pub fn signal(&self) -> Option<Signal> {
+        Signal::from_raw(self.first.load(Ordering::SeqCst))
+    }
+}
+
+fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32) {
+    let Some(signal) = Signal::from_raw(raw) else {
+        return;
+    };
+    let name = signal.name();
+    let is_first = first
+        .compare_exchange(0, raw, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok();
+    if is_first && saving {
+        stop.store(true, Ordering::SeqCst);
+        note(&format!(
+            "{name}: finishing the subproblems that are running and saving the checkpoint \
+             (press Ctrl-C again to quit at once)"
+        ));
+        return;
+    }
+    if is_first {
+        note(&format!(
+            "{name}: stopped; the work so far is lost, as there is no checkpoint \
+             (with --checkpoint FILE a run can be stopped and resumed)"
+        ));
+    } else {
+        note(&format!(
+            "{name} again: quitting at once; the checkpoint stays valid, the subproblems that were \
+             running will be redone. To resume, run the same command again: {}",
+            command_line()
+        ));
+    }
+    std::process::exit(signal.exit() as i32);
+}
+
+/// A run that a signal stopped, with how to resume it.
+#[derive(Debug)]
+pub struct Stopped {
+    /// The signal, if one stopped the run.
+    pub signal: Option<Signal>,
+    /// What the run saved.
+    pub run: run::Interrupted,
+}
+
+impl Stopped {
+    /// The exit status: 128 + the signal.
+    pub fn exit(&self) -> Exit {
+        self.signal.map_or(Exit::Failure, Signal::exit)
+    }
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.signal {
+            Some(signal) => write!(f, "interrupted by {}: {}", signal.name(), self.run)?,
+            None => write!(f, "interrupted: {}", self.run)?,
+        }
+        if self.run.checkpoint.is_some() {
+            write!(
+                f,
+                ". To resume, run the same command again: {}",
+                command_line()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// This program's command line, quoted for a POSIX shell where needed.
+fn command_line() -> String {
+    std::env::args()
+        .map(|arg| {
+            let plain = !arg.is_empty()
+                && arg
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+            if plain {
+                arg
+            } else {
+                format!("'{}'", arg.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,63 @@
+//! `count` as a long run: resumed from its checkpoint, watched by a progress display, stopped
+//! cleanly by a signal.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use nqueens::run::{self, Run, Selection};
+use nqueens::{Counts, Options};
+
+use crate::app::Error;
+use crate::interrupt::{Interrupt, Stopped};
+use crate::progress::{self, Mode, Progress};
+
+/// How a count is watched and kept.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Watch {
+    /// The checkpoint to resume from and record to.
+    pub checkpoint: Option<PathBuf>,
+    /// Plain progress lines this often when stderr is not a terminal.
+    pub progress: Option<Duration>,
+    /// No progress at all.
+    pub quiet: bool,
+}
+
+/// Counts board size `n`, resuming from the checkpoint if there is one.
+pub fn count(
+    n: u32,
+    options: &Options,
+    watch: &Watch,
+    interrupt: &Interrupt,
+) -> Result<Counts, Error> {
+    let plan = nqueens::plan(n, options)?;
+    let path = watch.checkpoint.as_deref();
+    let run = Run::open(&plan, Selection::all(), options.count_nodes, path)?;
+    if let (Some(path), false) = (path, watch.quiet) {
+        if let Some(line) = run.torn_line() {
+            progress::note(&format!(
+                "{}: line {line} is a record torn by a crash; its subproblem will be redone",
+                path.display()
+            ));
+        }
+        let resumed = run.resumed().count();
+        if resumed > 0 {
+            progress::note(&format!(
+                "resuming from {}: {resumed} of {} subproblems are already done",
+                path.display(),
+                run.selected().count()
+            ));
+        }
+    }
+    let progress = Progress::start(&plan, &run, Mode::choose(watch.quiet, watch.progress));
+    let result = run.execute(options.threads, interrupt.flag(), &progress);
+    progress.finish();
+    match result {
+        Ok(finished) => Ok(finished.counts(&plan, options.threads, options.count_nodes)),
+        Err(run::Error::Interrupted(saved)) => Err(Error::Interrupted(Stopped {
+            signal: interrupt.signal(),
+            run: saved,
+        })),
+        Err(run::Error::Count(e)) => Err(e.into()),
+        Err(run::Error::Checkpoint(e)) => Err(e.into()),
+    }
+}

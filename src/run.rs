@@ -1,0 +1,341 @@
+//! A run that can be watched, stopped and resumed: one plan, and views of it.
+//!
+//! The checkpoint is the plan's finished subproblems; resuming is executing the rest (the
+//! `select` of [`engine::execute`] skips what the checkpoint holds) and folding both; the stop
+//! flag and the caller's [`Observer`] see the same subproblems as they finish. The part of the
+//! plan a run counts is a [`Selection`] (everything, or one shard of a cluster run), so the ids
+//! mean the same in every checkpoint of the plan.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use nqueens::run::{Run, Selection};
+//!
+//! let plan = nqueens::plan(10, &nqueens::Options::default()).unwrap();
+//! let run = Run::open(&plan, Selection::all(), false, None).unwrap();
+//! let stop = AtomicBool::new(false);
+//! let done = run.execute(2, &stop, &nqueens::engine::Unobserved).unwrap();
+//! assert_eq!(done.tally.total, 724);
+//! ```
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::checkpoint::{self, Identity, Writer};
+use crate::engine::{self, Execution, Observer, Tally};
+use crate::kernel::Search;
+use crate::plan::{Plan, Subproblem};
+use crate::{Counts, Options};
+
+/// A run that did not end with a count.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The plan or the pool failed.
+    #[error(transparent)]
+    Count(#[from] crate::Error),
+    /// The checkpoint could not be used or written.
+    #[error(transparent)]
+    Checkpoint(#[from] checkpoint::Error),
+    /// The run was stopped before every subproblem finished.
+    #[error("{0}")]
+    Interrupted(Interrupted),
+}
+
+/// What a stopped run leaves behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interrupted {
+    /// Subproblems of the selection finished, including those resumed from the checkpoint.
+    pub done: usize,
+    /// Subproblems in the selection.
+    pub of: usize,
+    /// The checkpoint that holds them, synced; `None` when the run kept none.
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the run stopped after {} of {} subproblems",
+            self.done, self.of
+        )?;
+        match &self.checkpoint {
+            Some(path) => write!(f, "; they are saved in {}", path.display()),
+            None => write!(f, "; no checkpoint was kept, so the work is lost"),
+        }
+    }
+}
+
+/// Which subproblems of a plan a run counts, and the name its checkpoint knows that part by.
+pub struct Selection<'a> {
+    name: String,
+    pick: Box<dyn Fn(&Subproblem) -> bool + Sync + 'a>,
+}
+
+impl<'a> Selection<'a> {
+    /// The whole plan (named `all`).
+    pub fn all() -> Selection<'a> {
+        Selection::new("all", |_| true)
+    }
+
+    /// The subproblems `pick` keeps; `name` (no spaces) tells this part from the others.
+    pub fn new(name: &str, pick: impl Fn(&Subproblem) -> bool + Sync + 'a) -> Selection<'a> {
+        Selection {
+            name: name.replace(char::is_whitespace, "_"),
+            pick: Box::new(pick),
+        }
+    }
+
+    /// Whether `sub` is part of the selection.
+    pub fn contains(&self, sub: &Subproblem) -> bool {
+        (self.pick)(sub)
+    }
+}
+
+/// A run of the selected part of a plan, resumed from its checkpoint if it has one.
+pub struct Run<'a> {
+    plan: &'a Plan,
+    selection: Selection<'a>,
+    count_nodes: bool,
+    saved: HashMap<usize, Search>,
+    torn_line: Option<usize>,
+    writer: Option<Writer>,
+}
+
+/// What a run that finished found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finished {
+    /// The fold of every selected subproblem: those resumed and those counted now.
+    pub tally: Tally,
+    /// Subproblems taken from the checkpoint.
+    pub resumed: usize,
+    /// Wall time of this session (not of earlier ones).
+    pub elapsed: Duration,
+}
+
+impl<'a> Run<'a> {
+    /// Prepares a run of `selection` of `plan`. With a `checkpoint` path the file is read back
+    /// (or created) and must belong to the same plan, selection and node counting; its finished
+    /// subproblems will not run again.
+    pub fn open(
+        plan: &'a Plan,
+        selection: Selection<'a>,
+        count_nodes: bool,
+        checkpoint: Option<&Path>,
+    ) -> Result<Run<'a>, checkpoint::Error> {
+        let (writer, saved) = match checkpoint {
+            Some(path) => {
+                let identity = Identity::new(plan, count_nodes, &selection.name);
+                let (writer, saved) = Writer::open(path, &identity)?;
+                (Some(writer), saved)
+            }
+            None => (None, checkpoint::Saved::default()),
+        };
+        Ok(Run {
+            plan,
+            selection,
+            count_nodes,
+            saved: saved.finished,
+            torn_line: saved.torn_line,
+            writer,
+        })
+    }
+
+    /// The line of the checkpoint that held a record torn by a crash, now dropped.
+    pub fn torn_line(&self) -> Option<usize> {
+        self.torn_line
+    }
+
+    /// The selected subproblems.
+    pub fn selected(&self) -> impl Iterator<Item = &Subproblem> + '_ {
+        self.plan
+            .subproblems()
+            .iter()
+            .filter(|sub| self.selection.contains(sub))
+    }
+
+    /// The selected subproblems the checkpoint already holds, with what they found.
+    pub fn resumed(&self) -> impl Iterator<Item = (&Subproblem, &Search)> + '_ {
+        self.selected()
+            .filter_map(|sub| self.saved.get(&sub.id).map(|found| (sub, found)))
+    }
+
+    /// Counts the selected subproblems the checkpoint does not hold yet on `threads` threads,
+    /// recording each as it finishes, until done or until `stop` is set; then folds them with the
+    /// resumed ones. `observer` sees each subproblem counted now.
+    ///
+    /// A stopped run returns [`Error::Interrupted`] after its running subproblems finished and
+    /// the checkpoint is synced.
+    pub fn execute(
+        self,
+        threads: usize,
+        stop: &AtomicBool,
+        observer: &dyn Observer,
+    ) -> Result<Finished, Error> {
+        let Run {
+            plan,
+            selection,
+            count_nodes,
+            saved,
+            writer,
+            ..
+        } = &self;
+        let watch = Watch {
+            writer: writer.as_ref(),
+            stop,
+            observer,
+        };
+        let how = Execution {
+            threads,
+            count_nodes: *count_nodes,
+        };
+        let todo = |sub: &Subproblem| selection.contains(sub) && !saved.contains_key(&sub.id);
+        let outcome = engine::execute(plan, &todo, how, &watch)?;
+        let resumed = self.resumed().fold(Tally::default(), |t, (sub, found)| {
+            t.merge(Tally::of(sub, found))
+        });
+        let tally = resumed.merge(outcome.tally);
+        let of = self.selected().count();
+        let Run { writer, .. } = self;
+        let checkpoint = writer.as_ref().map(|w| w.path().to_path_buf());
+        if let Some(writer) = writer {
+            writer.finish()?;
+        }
+        if !outcome.complete {
+            return Err(Error::Interrupted(Interrupted {
+                done: tally.subproblems,
+                of,
+                checkpoint,
+            }));
+        }
+        Ok(Finished {
+            tally,
+            resumed: resumed.subproblems,
+            elapsed: outcome.elapsed,
+        })
+    }
+}
+
+impl Finished {
+    /// The counts of a run of the whole `plan` on `threads` threads.
+    pub fn counts(&self, plan: &Plan, threads: usize, count_nodes: bool) -> Counts {
+        Counts {
+            n: plan.n(),
+            total: self.tally.total,
+            unique: crate::burnside::unique(plan.n(), self.tally.total),
+            nodes: count_nodes.then_some(self.tally.nodes),
+            engine: plan.engine(),
+            threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+/// Counts `plan` as [`crate::count`] does, resuming from and recording to `checkpoint` if given,
+/// and stopping cleanly when `stop` is set.
+pub fn count(
+    plan: &Plan,
+    options: &Options,
+    checkpoint: Option<&Path>,
+    stop: &AtomicBool,
+    observer: &dyn Observer,
+) -> Result<Counts, Error> {
+    let run = Run::open(plan, Selection::all(), options.count_nodes, checkpoint)?;
+    let finished = run.execute(options.threads, stop, observer)?;
+    Ok(finished.counts(plan, options.threads, options.count_nodes))
+}
+
+/// The observer the engine sees: records to the checkpoint, then tells the caller's observer;
+/// stops on the flag, on the caller's word, or when the checkpoint cannot be written.
+struct Watch<'a> {
+    writer: Option<&'a Writer>,
+    stop: &'a AtomicBool,
+    observer: &'a dyn Observer,
+}
+
+impl Observer for Watch<'_> {
+    fn finished(&self, sub: &Subproblem, found: &Search) {
+        if let Some(writer) = self.writer {
+            writer.record(sub.id, found);
+        }
+        self.observer.finished(sub, found);
+    }
+
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.writer.is_some_and(Writer::failed)
+            || self.observer.should_stop()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Stops the run after `after` subproblems.
+    struct StopAfter(AtomicUsize, usize);
+
+    impl Observer for StopAfter {
+        fn finished(&self, _: &Subproblem, _: &Search) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+        fn should_stop(&self) -> bool {
+            self.0.load(Ordering::SeqCst) >= self.1
+        }
+    }
+
+    #[test]
+    fn a_stopped_run_resumes_to_the_exact_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ck");
+        let plan = Plan::new(crate::Engine::Mirror, 11, 3).unwrap();
+        let no = AtomicBool::new(false);
+        let mut resumed_before = 0;
+        for round in 0.. {
+            let run = Run::open(&plan, Selection::all(), true, Some(&path)).unwrap();
+            assert_eq!(run.resumed().count(), resumed_before);
+            match run.execute(2, &no, &StopAfter(AtomicUsize::new(0), 40)) {
+                Err(Error::Interrupted(i)) => {
+                    assert!(i.done > resumed_before && i.done < plan.len());
+                    assert_eq!(i.checkpoint.as_deref(), Some(path.as_path()));
+                    resumed_before = i.done;
+                }
+                Ok(f) => {
+                    assert_eq!(f.tally.total, 2680);
+                    assert_eq!(f.tally.subproblems, plan.len());
+                    assert!(round >= 2, "the run should have stopped a few times");
+                    break;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_selection_counts_only_its_part_and_checkpoints_know_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ck");
+        let plan = Plan::new(crate::Engine::Mirror, 10, 2).unwrap();
+        let no = AtomicBool::new(false);
+        let even = || Selection::new("even", |s: &Subproblem| s.id % 2 == 0);
+        let odd = || Selection::new("odd", |s: &Subproblem| s.id % 2 == 1);
+        let part = |sel: Selection, path: Option<&Path>| {
+            let run = Run::open(&plan, sel, false, path).unwrap();
+            run.execute(1, &no, &engine::Unobserved)
+                .unwrap()
+                .tally
+                .total
+        };
+        let (a, b) = (part(even(), Some(&path)), part(odd(), None));
+        assert_eq!(a + b, 724);
+        assert_eq!(part(even(), Some(&path)), a);
+        let refused = Run::open(&plan, odd(), false, Some(&path)).err().unwrap();
+        assert!(refused
+            .to_string()
+            .contains("selection is even in the file but odd here"));
+    }
+}

@@ -1,0 +1,324 @@
+//! Long runs: checkpoints survive SIGKILL, SIGINT and SIGTERM and resume to the exact count;
+//! files of other runs and damaged files are refused; progress stays on stderr.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use nqueens::known;
+use serde_json::Value;
+
+use crate::util::nqueens;
+
+/// A run of a second or two on two cores, split finely so that records come early.
+const LONG: [&str; 8] = [
+    "count",
+    "16",
+    "--engine",
+    "mirror",
+    "-j",
+    "2",
+    "--split-depth",
+    "4",
+];
+
+fn long_run(checkpoint: &Path) -> Vec<String> {
+    let mut args: Vec<String> = LONG.iter().map(|s| s.to_string()).collect();
+    args.extend(["--checkpoint".to_string(), checkpoint.display().to_string()]);
+    args
+}
+
+fn spawn(args: &[String]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nqueens starts")
+}
+
+fn records(path: &Path) -> usize {
+    fs::read_to_string(path).map_or(0, |t| t.lines().count().saturating_sub(1))
+}
+
+/// Waits until the checkpoint holds some records, then sends `signals` to the running process.
+fn kill_mid_run(child: &mut Child, path: &Path, signals: &[&str]) -> ExitStatus {
+    let start = Instant::now();
+    while records(path) < 20 {
+        assert!(start.elapsed() < Duration::from_secs(120), "no records");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before it could be killed"
+    );
+    for signal in signals {
+        send(child, signal);
+    }
+    child.wait().unwrap()
+}
+
+fn send(child: &Child, signal: &str) {
+    let signal = match signal {
+        "INT" => libc::SIGINT,
+        "TERM" => libc::SIGTERM,
+        "KILL" => libc::SIGKILL,
+        other => panic!("no signal {other}"),
+    };
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) only sends a signal to the child this test started and still waits for.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+}
+
+fn stderr_of(child: Child) -> String {
+    String::from_utf8(child.wait_with_output().unwrap().stderr).unwrap()
+}
+
+/// Runs the same command again to the end: the count must be the table's.
+fn resume_gives_the_table_count(args: &[String], path: &Path) {
+    let saved = records(path);
+    let plan_len = nqueens::plan::Plan::new(nqueens::Engine::Mirror, 16, 4)
+        .unwrap()
+        .len();
+    assert!(saved > 0 && saved < plan_len, "{saved} of {plan_len} saved");
+    let out = nqueens().args(args).arg("--json").assert().success();
+    let out = out.get_output();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["total"].as_u64().unwrap() as u128,
+        known::known(16).unwrap().total
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    assert_eq!(records(path), plan_len);
+}
+
+fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
+}
+
+#[test]
+fn sigkill_mid_run_then_resume_gives_the_exact_count() {
+    let (_dir, path) = scratch("n16.ckpt");
+    let args = long_run(&path);
+    let mut child = spawn(&args);
+    let status = kill_mid_run(&mut child, &path, &["KILL"]);
+    assert_eq!(status.signal(), Some(9));
+    resume_gives_the_table_count(&args, &path);
+}
+
+#[test]
+fn sigint_and_sigterm_stop_cleanly_with_their_exit_codes() {
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let (_dir, path) = scratch("n16.ckpt");
+        let args = long_run(&path);
+        let mut child = spawn(&args);
+        let status = kill_mid_run(&mut child, &path, &[signal]);
+        assert_eq!(status.code(), Some(code), "SIG{signal}");
+        let stderr = stderr_of(child);
+        assert!(
+            stderr.contains(&format!("interrupted by SIG{signal}")),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("To resume, run the same command again:"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        resume_gives_the_table_count(&args, &path);
+    }
+}
+
+#[test]
+fn a_second_ctrl_c_quits_at_once_and_the_checkpoint_stays_valid() {
+    let (_dir, path) = scratch("n16.ckpt");
+    let args = long_run(&path);
+    let mut child = spawn(&args);
+    let status = kill_mid_run(&mut child, &path, &["INT", "INT"]);
+    assert_eq!(status.code(), Some(130));
+    let stderr = stderr_of(child);
+    assert!(stderr.contains("run the same command again"), "{stderr}");
+    resume_gives_the_table_count(&args, &path);
+}
+
+#[test]
+fn without_a_checkpoint_an_interrupt_says_the_work_is_lost() {
+    let mut args = LONG.map(String::from).to_vec();
+    args.push("--progress=0.1".to_string());
+    let mut child = spawn(&args);
+    // The first progress line shows the run is under way (and the handler installed).
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.starts_with("progress"), "{line}");
+    send(&child, "INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("the work so far is lost"), "{rest}");
+}
+
+/// A finished checkpoint of n = 10 at split depth 2 (the whole run takes milliseconds).
+fn finished_checkpoint(path: &Path) -> Vec<String> {
+    let args: Vec<String> = [
+        "count",
+        "10",
+        "--engine",
+        "mirror",
+        "--split-depth",
+        "2",
+        "--checkpoint",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([path.display().to_string()])
+    .collect();
+    nqueens().args(&args).assert().success();
+    args
+}
+
+/// Exit status `code`, one line on stderr that contains `message`, nothing on stdout.
+fn refused(args: &[String], code: i32, message: &str) {
+    let out = nqueens().args(args).assert().code(code).stdout("");
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(message), "{stderr}");
+}
+
+fn with(args: &[String], at: usize, value: &str) -> Vec<String> {
+    let mut args = args.to_vec();
+    args[at] = value.to_string();
+    args
+}
+
+#[test]
+fn a_checkpoint_of_another_run_is_refused_naming_what_differs() {
+    let (_dir, path) = scratch("n10.ckpt");
+    let args = finished_checkpoint(&path);
+    refused(&with(&args, 1, "11"), 2, "n is 10 in the file but 11 here");
+    refused(
+        &with(&args, 5, "3"),
+        2,
+        "split-depth is 2 in the file but 3 here",
+    );
+    refused(
+        &with(&args, 3, "symmetry"),
+        2,
+        "engine is mirror in the file but symmetry here",
+    );
+}
+
+#[test]
+fn damage_and_foreign_files_are_refused_with_their_place() {
+    let (_dir, path) = scratch("n10.ckpt");
+    let args = finished_checkpoint(&path);
+    let text = fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Line 3 keeps its checksum but claims one more solution.
+    let fields: Vec<&str> = lines[2].split(' ').collect();
+    let more = fields[1].parse::<u64>().unwrap() + 1;
+    lines[2] = format!("{} {more} {} {}", fields[0], fields[2], fields[3]);
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    refused(&args, 1, "is damaged at line 3");
+
+    fs::write(&path, "id,solutions\n1,2\n").unwrap();
+    refused(&args, 2, "is not an nqueens checkpoint");
+    fs::write(&path, [0u8, 159, 146, 150]).unwrap();
+    refused(&args, 2, "is not an nqueens checkpoint");
+    let device = with(&args, args.len() - 1, "/dev/zero");
+    refused(&device, 2, "/dev/zero is not an nqueens checkpoint");
+}
+
+#[test]
+fn a_torn_last_record_is_redone_and_duplicates_count_once() {
+    let (_dir, path) = scratch("n10.ckpt");
+    let args = finished_checkpoint(&path);
+    let whole = fs::read_to_string(&path).unwrap();
+    let all = records(&path);
+    let last = whole.trim_end().rsplit_once('\n').unwrap().1.to_string();
+    // A crash in the middle of the last write, after a record written twice.
+    let torn = format!("{whole}{last}\n{}", &last[..last.len() / 2]);
+    fs::write(&path, torn).unwrap();
+    let out = nqueens().args(&args).arg("--json").assert().success();
+    let out = out.get_output();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["total"], 724);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("torn"));
+    // The torn fragment is gone; the file is whole again.
+    let repaired = fs::read_to_string(&path).unwrap();
+    assert!(repaired.ends_with('\n'));
+    assert_eq!(records(&path), all + 1);
+    nqueens().args(&args).assert().success();
+}
+
+#[test]
+fn progress_goes_to_stderr_and_json_stays_clean() {
+    let out = nqueens()
+        .args(["count", "15", "-j", "2", "--json", "--progress=0.1"])
+        .assert()
+        .success();
+    let out = out.get_output();
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    let stderr = String::from_utf8(out.stderr.clone()).unwrap();
+    assert_eq!(stdout.lines().count(), 1);
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["total"], 2_279_184);
+    assert!(stderr.contains("progress n = 15: "), "{stderr}");
+    assert!(stderr.contains("% of the work"), "{stderr}");
+    assert!(stderr.contains("solutions so far"), "{stderr}");
+    // Quiet means quiet.
+    nqueens()
+        .args(["count", "12", "--quiet", "--json"])
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn checkpoint_and_progress_flags_are_checked() {
+    let (_dir, path) = scratch("x");
+    let p = path.display().to_string();
+    for (args, message) in [
+        (
+            vec!["count", "8..10", "--checkpoint", &p],
+            "--checkpoint holds one board size",
+        ),
+        (
+            vec!["count", "8", "--progress=0"],
+            "not a progress interval",
+        ),
+        (
+            vec!["count", "8", "--progress", "-q"],
+            "cannot be used with",
+        ),
+    ] {
+        let args: Vec<String> = args.into_iter().map(String::from).collect();
+        refused(&args, 2, message);
+    }
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_terminal_gets_a_progress_bar() {
+    // `script` runs the count on a pseudo-terminal and copies what it shows; stdout goes away, so
+    // what is left is stderr, the bar.
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let inner = format!(
+        "'{}' count 16 --engine mirror -j 1 --split-depth 4 > /dev/null",
+        bin.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(out.status.success());
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("n = 16 ["), "{screen}");
+    assert!(screen.contains("% ETA "), "{screen}");
+    assert!(screen.contains(" elapsed, "), "{screen}");
+}
