@@ -60,9 +60,10 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             n,
             shard,
             launcher,
+            watch,
             options,
             output,
-        } => crate::cluster::count_shard(n, shard, launcher, &options, output.as_deref()),
+        } => crate::cluster::count_shard(n, shard, launcher, &options, &watch, output.as_deref()),
         Command::Merge { files, json } => crate::cluster::merge(&files, json),
         Command::Bench { settings, exports } => crate::bench_cmd::run(&settings, &exports),
         Command::Solve {

@@ -30,6 +30,8 @@ pub enum Command {
         shard: Shard,
         /// Who gave the shard, for `--shard auto`.
         launcher: Option<Launcher>,
+        /// Its checkpoint and progress display.
+        watch: Watch,
         options: Options,
         /// `None` for stdout.
         output: Option<PathBuf>,
@@ -258,10 +260,12 @@ pub fn parse() -> Result<Command, clap::Error> {
             split_depth,
             shard: Some(shard),
             output,
+            checkpoint,
+            progress,
+            quiet,
             ..
         }) => {
             let invalid = |message: String| {
-                use clap::CommandFactory;
                 Cli::command().error(clap::error::ErrorKind::ValueValidation, message)
             };
             if sizes.start() != sizes.end() {
@@ -281,6 +285,11 @@ pub fn parse() -> Result<Command, clap::Error> {
                 n: *sizes.start(),
                 shard,
                 launcher,
+                watch: Watch {
+                    checkpoint,
+                    progress,
+                    quiet,
+                },
                 options: Options {
                     threads: threads.unwrap_or_else(num_cpus::get),
                     split_depth,

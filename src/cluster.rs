@@ -5,13 +5,15 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use nqueens::engine::Unobserved;
 use nqueens::merge::{self, Input};
 use nqueens::report::{self, Report};
-use nqueens::shard::{self, Launcher, Shard};
+use nqueens::run::Selection;
+use nqueens::shard::{Launcher, Shard, ShardRun};
 use nqueens::Options;
 
 use crate::app::{Error, Exit};
+use crate::interrupt::Interrupt;
+use crate::longrun::{self, Watch};
 
 /// Counts `shard` of the `n`-board and writes its partial result to `output` (stdout if `None`),
 /// with a one-line summary on stderr.
@@ -20,9 +22,17 @@ pub fn count_shard(
     shard: Shard,
     launcher: Option<Launcher>,
     options: &Options,
+    watch: &Watch,
     output: Option<&Path>,
 ) -> Result<Exit, Error> {
-    let result = shard::count(n, options, shard, &Unobserved)?;
+    let interrupt = Interrupt::install(watch.checkpoint.is_some());
+    let run = ShardRun::new(n, options, shard)?;
+    let selection = Selection::new(
+        &format!("shard-{}-of-{}", shard.index(), shard.count()),
+        |s| run.owns(s),
+    );
+    let finished = longrun::execute(&run.plan, selection, options, watch, &interrupt)?;
+    let result = run.result(finished.tally, finished.elapsed, options.threads)?;
     let json = result.json();
     match output {
         None => {

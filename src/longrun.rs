@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use nqueens::run::{self, Run, Selection};
-use nqueens::{Counts, Options};
+use nqueens::run::{self, Finished, Run, Selection};
+use nqueens::{Counts, Options, Plan};
 
 use crate::app::Error;
 use crate::interrupt::{Interrupt, Stopped};
@@ -30,8 +30,21 @@ pub fn count(
     interrupt: &Interrupt,
 ) -> Result<Counts, Error> {
     let plan = nqueens::plan(n, options)?;
+    let finished = execute(&plan, Selection::all(), options, watch, interrupt)?;
+    Ok(finished.counts(&plan, options.threads, options.count_nodes))
+}
+
+/// Runs `selection` of `plan`: resumed from and recorded to the checkpoint if there is one,
+/// with progress on stderr, stopped cleanly by `interrupt`. A shard is a selection too.
+pub fn execute(
+    plan: &Plan,
+    selection: Selection<'_>,
+    options: &Options,
+    watch: &Watch,
+    interrupt: &Interrupt,
+) -> Result<Finished, Error> {
     let path = watch.checkpoint.as_deref();
-    let run = Run::open(&plan, Selection::all(), options.count_nodes, path)?;
+    let run = Run::open(plan, selection, options.count_nodes, path)?;
     if let (Some(path), false) = (path, watch.quiet) {
         if let Some(line) = run.torn_line() {
             progress::note(&format!(
@@ -48,11 +61,11 @@ pub fn count(
             ));
         }
     }
-    let progress = Progress::start(&plan, &run, Mode::choose(watch.quiet, watch.progress));
+    let progress = Progress::start(plan, &run, Mode::choose(watch.quiet, watch.progress));
     let result = run.execute(options.threads, interrupt.flag(), &progress);
     progress.finish();
     match result {
-        Ok(finished) => Ok(finished.counts(&plan, options.threads, options.count_nodes)),
+        Ok(finished) => Ok(finished),
         Err(run::Error::Interrupted(saved)) => Err(Error::Interrupted(Stopped {
             signal: interrupt.signal(),
             run: saved,

@@ -113,6 +113,45 @@ fn sigkill_mid_run_then_resume_gives_the_exact_count() {
 }
 
 #[test]
+fn a_killed_shard_resumes_from_its_checkpoint_and_merges_to_the_table_count() {
+    let (dir, path) = scratch("shard1.ckpt");
+    let out = |i: u32| dir.path().join(format!("s{i}.json")).display().to_string();
+    let shard = |i: u32| -> Vec<String> {
+        let mut args: Vec<String> = LONG.iter().map(|s| s.to_string()).collect();
+        args.extend(["--shard".into(), format!("{i}/2"), "-o".into(), out(i)]);
+        args
+    };
+    let mut first = shard(1);
+    first.extend(["--checkpoint".into(), path.display().to_string()]);
+    let mut child = spawn(&first);
+    let status = kill_mid_run(&mut child, &path, &["KILL"]);
+    assert_eq!(status.signal(), Some(9));
+    assert!(
+        !Path::new(&out(1)).exists(),
+        "a killed shard wrote a result"
+    );
+    let resumed = nqueens().args(&first).assert().success();
+    let stderr = String::from_utf8_lossy(&resumed.get_output().stderr).to_string();
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    // The checkpoint belongs to shard 1: shard 2 may not use it.
+    let mut second = shard(2);
+    second.extend(["--checkpoint".into(), path.display().to_string()]);
+    let refused = nqueens().args(&second).assert().code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(stderr.contains("shard-1-of-2"), "{stderr}");
+    nqueens().args(shard(2)).assert().success();
+    let merged = nqueens()
+        .args(["merge", &out(1), &out(2), "--json"])
+        .assert()
+        .success();
+    let json: Value = serde_json::from_slice(&merged.get_output().stdout).unwrap();
+    assert_eq!(
+        json["total"].as_u64().unwrap() as u128,
+        known::known(16).unwrap().total
+    );
+}
+
+#[test]
 fn sigint_and_sigterm_stop_cleanly_with_their_exit_codes() {
     for (signal, code) in [("INT", 130), ("TERM", 143)] {
         let (_dir, path) = scratch("n16.ckpt");
