@@ -12,12 +12,13 @@
 //!         = Σ over canonical borders B of |orbit(B)| × completions(B)
 //! ```
 //!
-//! where a border is canonical when it is the smallest (as a sorted list of squares) of its
-//! images, and |orbit(B)| = 8 / (number of symmetries that fix B) is 8, 4 or 2. Pre-placing
-//! every border would repeat the top of the search tree once per choice of the lower border
-//! queens, so most orbits are not pre-placed but described by rules on the squares the search
-//! may use ([`Rule`]): see [`plan`] for the three families. A split depth d then pre-places rows
-//! 1..=d as well, to cut the plan finer.
+//! where a border is canonical when it is one chosen image of its class, and |orbit(B)| =
+//! 8 / (number of symmetries that fix B) is 8, 4 or 2. The same holds for any feature of a
+//! solution that the symmetries carry along, and the plan uses a coarser one than the whole
+//! border: pre-placing every border would repeat the top of the search tree once per choice of
+//! the lower border queens (it placed 70% as many queens as the mirror engine at n = 15). See
+//! [`plan`] for the two families. A split depth d then pre-places rows 0..=d as well (those
+//! not already taken), to cut the plan finer.
 
 use crate::plan::{Builder, Queen, Rule};
 use crate::symmetry::Symmetry;
@@ -47,66 +48,62 @@ fn peaceful(queens: &[Queen]) -> bool {
     })
 }
 
-/// Every border of an `n`-board (n ≥ 2) as its sorted queens: top queen in column `a`, bottom in
-/// column `b`, left in row `c`, right in row `d`, corners shared.
-fn borders(n: u8) -> impl Iterator<Item = Vec<Queen>> {
+/// The outer lines: top row, bottom row, left column, right column (bit i of
+/// [`Rule::Far`]'s `free` for line i), and the square at position `x` along each.
+fn on_line(n: u8, line: usize, x: u8) -> Queen {
     let m = n - 1;
-    let all = move || 0..n;
-    all().flat_map(move |a| {
-        all().flat_map(move |b| {
-            all().flat_map(move |c| {
-                all().filter_map(move |d| {
-                    // A corner queen is in two lines at once; each line holds exactly one queen.
-                    let consistent = (a == 0) == (c == 0)
-                        && (b == 0) == (c == m)
-                        && (a == m) == (d == 0)
-                        && (b == m) == (d == m);
-                    if !consistent {
-                        return None;
-                    }
-                    let mut queens = vec![(0, a), (m, b), (c, 0), (d, m)];
-                    queens.sort_unstable();
-                    queens.dedup();
-                    peaceful(&queens).then_some(queens)
-                })
-            })
-        })
-    })
+    match line {
+        0 => (0, x),
+        1 => (m, x),
+        2 => (x, 0),
+        _ => (x, m),
+    }
 }
 
-/// How far the queen of each outer line stands from its nearest corner: top, bottom, left, right.
-fn distances(n: u8, border: &[Queen]) -> [u8; 4] {
+/// The possible *nearest queens* at distance `d` ≥ 1: queens at distance `d` from a corner on a
+/// non-empty set of outer lines, at most one per line and none attacking another, with the
+/// lines left out (the `free` bits) able to hold a queen farther than `d`.
+fn nearest(n: u8, d: u8) -> Vec<(Vec<Queen>, u8)> {
     let m = n - 1;
-    let near = |x: u8| x.min(m - x);
-    let find = |on: &dyn Fn(&Queen) -> bool, at: &dyn Fn(&Queen) -> u8| {
-        border.iter().find(|q| on(q)).map_or(0, |q| near(at(q)))
-    };
-    [
-        find(&|q| q.0 == 0, &|q| q.1),
-        find(&|q| q.0 == m, &|q| q.1),
-        find(&|q| q.1 == 0, &|q| q.0),
-        find(&|q| q.1 == m, &|q| q.0),
-    ]
+    // Each line: left out, or a queen at one of the (one or two) squares at distance d.
+    let mut options = vec![None, Some(d)];
+    if m - d != d {
+        options.push(Some(m - d));
+    }
+    let k = options.len();
+    let room = 2 * d + 2 <= m;
+    let mut out = Vec::new();
+    for code in 1..k.pow(4) {
+        let pick = |line: usize| options[code / k.pow(line as u32) % k];
+        let mut queens: Vec<Queen> = (0..4)
+            .filter_map(|line| pick(line).map(|x| on_line(n, line, x)))
+            .collect();
+        let free = (0..4)
+            .filter(|&line| pick(line).is_none())
+            .fold(0u8, |f, line| f | 1 << line);
+        queens.sort_unstable();
+        if (free == 0 || room) && peaceful(&queens) {
+            out.push((queens, free));
+        }
+    }
+    out
 }
 
-/// Fills `b` with the symmetry plan, in three families that together hold every solution class
-/// once, each with rows `1..=b.depth` pre-placed as well:
+/// Fills `b` with the symmetry plan, in two families that together count every solution once:
 ///
 /// 1. *Corner*: a queen in a corner. No symmetry fixes such a solution, and of its 8 images
 ///    exactly two have the queen at (0, 0); they are each other's transpose and differ in which
 ///    comes first, the row-1 queen's column j or the column-1 queen's row i (i ≠ j, or those two
-///    queens would share a diagonal). Keep j < i: weight 8.
-/// 2. *Strict*: no corner queen, and one border queen strictly nearer its corner (distance d)
-///    than the other three. Then no symmetry fixes the border, and exactly one image has that
-///    queen in row n-1, left half: weight 8. It is pre-placed, so its attacks prune every row
-///    from the start, and the other three are kept farther than d by [`Rule::Strict`] without
-///    being pre-placed (the row-0 queen's range is checked at once, the side columns row by
-///    row). Putting the nearest queen in row 0 instead places 9% more queens at n = 16.
-/// 3. *Tie*: no corner queen and two or more border queens at the least distance. These borders
-///    are pre-placed whole, one per class, weighted by orbit size (8, 4 or 2).
+///    queens would share a diagonal). Keep j < i: weight 8 ([`Rule::Corner`]).
+/// 2. *Nearest queens*: no corner queen. Let d be the least distance of a border queen from its
+///    corner; the border queens at distance d are the solution's nearest queens, and the
+///    symmetries map them with the solution. Each class of nearest queens is pre-placed once, as
+///    its largest image (which puts them low on the board, where their attacks prune every row
+///    above), weighted by its orbit (8, 4 or 2), and the other outer lines are kept farther than
+///    d by [`Rule::Far`] without pre-placing their queens. Usually one queen is nearest (orbit
+///    8); ties are a few percent of the work.
 pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
     let n = b.n;
-    let rows = 1..b.depth + 1;
     if n == 1 {
         return b.push(&[(0, 0)], 1, Rule::Free);
     }
@@ -114,26 +111,25 @@ pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
     for j in 2..m {
         b.extend(
             &mut vec![(0, 0), (1, j)],
-            rows.clone(),
+            1..b.depth + 1,
             8,
             Rule::Corner { j },
         )?;
     }
-    for d in (1..m).take_while(|d| 2 * d + 2 <= m) {
-        b.extend(&mut vec![(m, d)], 0..b.depth + 1, 8, Rule::Strict { d })?;
-    }
-    for border in borders(n as u8) {
-        let dist = distances(n as u8, &border);
-        let least = *dist.iter().min().expect("four lines");
-        if least == 0 || dist.iter().filter(|&&x| x == least).count() < 2 {
-            continue;
+    for d in 1..=m / 2 {
+        for (queens, free) in nearest(n as u8, d) {
+            let images = images(n as u8, &queens);
+            if images.iter().any(|image| *image > queens) {
+                continue;
+            }
+            let fixed = images.iter().filter(|image| **image == queens).count() as u32;
+            b.extend(
+                &mut queens.clone(),
+                0..b.depth + 1,
+                8 / fixed,
+                Rule::Far { d, free },
+            )?;
         }
-        let images = images(n as u8, &border);
-        if images.iter().any(|image| *image < border) {
-            continue;
-        }
-        let fixed = images.iter().filter(|image| **image == border).count() as u32;
-        b.extend(&mut border.clone(), rows.clone(), 8 / fixed, Rule::Free)?;
     }
     Ok(())
 }
@@ -142,30 +138,78 @@ pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_border_has_one_queen_per_outer_line() {
-        let n = 7u8;
-        for border in borders(n) {
-            for line in [
-                |q: &Queen, _| q.0 == 0,
-                |q: &Queen, m| q.0 == m,
-                |q: &Queen, _| q.1 == 0,
-                |q: &Queen, m| q.1 == m,
-            ] {
-                assert_eq!(border.iter().filter(|q| line(q, n - 1)).count(), 1);
+    /// Every border (one queen per outer line, corners shared), by brute force.
+    fn borders(n: u8) -> Vec<Vec<Queen>> {
+        let m = n - 1;
+        let mut out = Vec::new();
+        for a in 0..n {
+            for b in 0..n {
+                for c in 0..n {
+                    for d in 0..n {
+                        let consistent = (a == 0) == (c == 0)
+                            && (b == 0) == (c == m)
+                            && (a == m) == (d == 0)
+                            && (b == m) == (d == m);
+                        let mut queens = vec![(0, a), (m, b), (c, 0), (d, m)];
+                        queens.sort_unstable();
+                        queens.dedup();
+                        if consistent && peaceful(&queens) {
+                            out.push(queens);
+                        }
+                    }
+                }
             }
         }
+        out
+    }
+
+    /// The nearest queens of a border without a corner queen, and its least distance.
+    fn nearest_of(n: u8, border: &[Queen]) -> (Vec<Queen>, u8) {
+        let m = n - 1;
+        let dist = |q: &Queen| {
+            let x = if q.0 == 0 || q.0 == m { q.1 } else { q.0 };
+            x.min(m - x)
+        };
+        let least = border.iter().map(dist).min().unwrap();
+        (
+            border
+                .iter()
+                .copied()
+                .filter(|q| dist(q) == least)
+                .collect(),
+            least,
+        )
     }
 
     #[test]
-    fn orbit_weights_add_up_to_every_border() {
-        for n in 4..=9u8 {
-            let all = borders(n).count() as u32;
-            let weighted: u32 = borders(n)
-                .filter(|b| images(n, b).iter().all(|i| i >= b))
-                .map(|b| 8 / images(n, &b).iter().filter(|i| **i == b).count() as u32)
-                .sum();
-            assert_eq!(weighted, all, "n = {n}");
+    fn nearest_queens_cover_every_border_once_with_orbit_weights() {
+        for n in 4..=11u8 {
+            // Borders without a corner, counted once each through their nearest queens' class.
+            let m = n - 1;
+            let plain: Vec<Vec<Queen>> = borders(n)
+                .into_iter()
+                .filter(|b| {
+                    b.iter()
+                        .all(|&(r, c)| !((r == 0 || r == m) && (c == 0 || c == m)))
+                })
+                .collect();
+            let mut weighted = 0u32;
+            for d in 1..=m / 2 {
+                for (queens, free) in nearest(n, d) {
+                    let images = images(n, &queens);
+                    if images.iter().any(|image| *image > queens) {
+                        continue;
+                    }
+                    let fixed = images.iter().filter(|image| **image == queens).count() as u32;
+                    let matching = plain
+                        .iter()
+                        .filter(|b| nearest_of(n, b) == (queens.clone(), d))
+                        .count() as u32;
+                    assert!(free != 0 || queens.len() == 4);
+                    weighted += matching * (8 / fixed);
+                }
+            }
+            assert_eq!(weighted as usize, plain.len(), "n = {n}");
         }
     }
 }

@@ -58,11 +58,14 @@ pub enum Rule {
         /// The column of the row-1 queen.
         j: u8,
     },
-    /// Strict family: the queens of columns 0 and n-1 and of row 0 are all farther than `d`
-    /// from their nearest corner, `d` being the distance of the (pre-placed) row-(n-1) queen.
-    Strict {
-        /// The column of the row-(n-1) queen.
+    /// Nearest-queens family: the outer lines in `free` (bits: 1 top row, 2 bottom row, 4 left
+    /// column, 8 right column) hold their queen farther than `d` from its nearest corner; the
+    /// other lines hold pre-placed queens at distance exactly `d`.
+    Far {
+        /// The distance of the pre-placed queens from their corners.
         d: u8,
+        /// The lines whose queens must stand farther than `d`.
+        free: u8,
     },
 }
 
@@ -75,16 +78,23 @@ impl Rule {
             Rule::Free => all,
             Rule::Corner { j } if (2..=u32::from(j)).contains(&row) => all & !0b10,
             Rule::Corner { .. } => all,
-            Rule::Strict { d } => {
+            Rule::Far { d, free } => {
                 let d = u32::from(d);
-                if row == 0 {
-                    // Columns d+1 ..= m-d-1.
-                    board_mask(m - d) & !board_mask(d + 1)
-                } else if (1..=d).contains(&row) || (m - d..m).contains(&row) {
-                    all & !(1 | 1 << m)
-                } else {
-                    all
+                let mut open = all;
+                // Row 0 and row n-1: columns d+1 ..= n-2-d.
+                let middle = board_mask(m - d) & !board_mask(d + 1);
+                if (row == 0 && free & 1 != 0) || (row == m && free & 2 != 0) {
+                    open &= middle;
                 }
+                if row <= d || row >= m - d {
+                    if free & 4 != 0 {
+                        open &= !1;
+                    }
+                    if free & 8 != 0 {
+                        open &= !(1 << m);
+                    }
+                }
+                open
             }
         }
     }
