@@ -119,6 +119,13 @@ pub fn execute(
 
 /// Searches one subproblem of `plan`.
 pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
+    if let Some(join) = plan.join_tables() {
+        let solutions = join.count_unit(&join.units()[sub.id]);
+        return Search {
+            solutions,
+            nodes: 0,
+        };
+    }
     let n = plan.n();
     let start = sub.partial(n);
     if count_nodes {

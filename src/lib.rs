@@ -12,6 +12,7 @@
 //! ```
 
 pub mod engine;
+pub mod join;
 pub mod kernel;
 pub mod known;
 pub mod plan;
@@ -32,16 +33,19 @@ pub const MAX_N: u32 = 32;
 pub enum Engine {
     /// Left-right mirror symmetry, rows pre-placed from the top.
     Mirror,
+    /// Half-board join: east and west halves counted as pairs with no shared diagonal.
+    Join,
 }
 
 impl Engine {
     /// Every engine, in the order `--help` lists them.
-    pub const ALL: [Engine; 1] = [Engine::Mirror];
+    pub const ALL: [Engine; 2] = [Engine::Mirror, Engine::Join];
 
     /// The engine's name on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Mirror => "mirror",
+            Engine::Join => "join",
         }
     }
 
@@ -108,9 +112,31 @@ pub enum Error {
         /// Subproblems in the run.
         of: usize,
     },
+    /// The join engine's tables would not fit in memory.
+    #[error("the join engine's tables for n = {n} would not fit in memory{}; use --engine mirror", join_memory(*needed, *available))]
+    JoinTooLarge {
+        /// Board size.
+        n: u32,
+        /// Bytes the tables need, when known.
+        needed: Option<u64>,
+        /// Bytes available, when known.
+        available: Option<u64>,
+    },
     /// The thread pool could not start.
     #[error("cannot start the thread pool: {0}")]
     Pool(String),
+}
+
+fn join_memory(needed: Option<u64>, available: Option<u64>) -> String {
+    const MIB: u64 = 1 << 20;
+    match (needed, available) {
+        (Some(need), Some(have)) => format!(
+            " ({} MiB needed, {} MiB available)",
+            need.div_ceil(MIB),
+            have / MIB
+        ),
+        _ => format!(" (it takes n ≤ {})", join::MAX_JOIN_N),
+    }
 }
 
 /// Checks that `n` is a board size nqueens handles (1..=32).
@@ -183,6 +209,7 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
     match (engine, options.split_depth) {
         (Engine::Mirror, Some(depth)) => Plan::mirror(n, depth),
         (Engine::Mirror, None) => Plan::mirror_auto(n, options.threads),
+        (Engine::Join, _) => Plan::join(n),
     }
 }
 

@@ -14,6 +14,9 @@
 //! - for odd n, a row-0 queen in the middle column is its own mirror, so the pairing moves to
 //!   row 1: its queen is never in the middle column, and only the left half is searched, weight 2.
 
+use std::sync::Arc;
+
+use crate::join::Join;
 use crate::kernel::Partial;
 use crate::{Engine, Error};
 
@@ -56,6 +59,8 @@ pub struct Plan {
     engine: Engine,
     split_depth: u32,
     subproblems: Vec<Subproblem>,
+    /// The join engine's tables and units (its subproblem `i` is unit `i`); `None` for others.
+    join: Option<Arc<Join>>,
 }
 
 impl Plan {
@@ -101,7 +106,34 @@ impl Plan {
             engine: Engine::Mirror,
             split_depth: depth,
             subproblems: builder.out,
+            join: None,
         })
+    }
+
+    /// The join plan of an `n`-board: one subproblem per unit of [`Join`], weighted by its
+    /// symmetry class (no rows are pre-placed: split depth 0).
+    pub fn join(n: u32) -> Result<Plan, Error> {
+        let join = Join::new(n)?;
+        let subproblems = (join.units().iter().enumerate())
+            .map(|(id, unit)| Subproblem {
+                id,
+                weight: unit.weight,
+                depth: 0,
+                queens: [0; PREFIX],
+            })
+            .collect();
+        Ok(Plan {
+            n,
+            engine: Engine::Join,
+            split_depth: 0,
+            subproblems,
+            join: Some(Arc::new(join)),
+        })
+    }
+
+    /// The join engine's tables and units, for a join plan.
+    pub fn join_tables(&self) -> Option<&Join> {
+        self.join.as_deref()
     }
 
     /// The mirror plan with the shallowest depth that gives every thread enough work.

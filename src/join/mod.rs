@@ -1,0 +1,135 @@
+//! The half-board join engine: counts solutions as pairs of east and west halves with no shared diagonal.
+//!
+//! Instead of backtracking through the whole board, the engine builds every non-attacking
+//! placement of the board's east half on a row set S (from the [`quarter`] table, see [`half`]),
+//! and every west half on the other rows, and counts the pairs that share no diagonal (rows and
+//! columns are disjoint by construction) with the bit-sliced counter of [`pairs`]. Odd boards also
+//! fix the row of the middle column's queen. Each (middle row, S) class under the north-south and
+//! east-west reflections is one [`units::Unit`] and one subproblem of the plan, so progress,
+//! checkpoints and shards work unchanged; a worker thread counts whole units with its own buffers.
+//!
+//! Memory: the quarter table, 16 bytes per placement plus 4 bytes per (row set, column set)
+//! group; [`Join::new`] refuses a board whose table would not fit in the memory available.
+
+pub mod half;
+pub mod pairs;
+pub mod quarter;
+pub mod units;
+
+use std::cell::RefCell;
+
+use half::{Side, Window};
+use quarter::Quarters;
+use units::Unit;
+
+use crate::Error;
+
+/// The largest board the join engine takes (its keys hold 2·(2h-1) ≤ 62 bits, and the table
+/// would not fit in memory long before).
+pub const MAX_JOIN_N: u32 = 26;
+
+/// Everything the join engine needs to count any unit of one board size.
+pub struct Join {
+    n: u32,
+    window: Window,
+    quarters: Quarters,
+    units: Vec<Unit>,
+}
+
+impl Join {
+    /// The tables and units of an `n`-board, or an error when the tables would not fit in memory.
+    pub fn new(n: u32) -> Result<Join, Error> {
+        crate::check_n(n)?;
+        if n > MAX_JOIN_N {
+            return Err(Error::JoinTooLarge {
+                n,
+                needed: None,
+                available: None,
+            });
+        }
+        let (_, needed) = Quarters::size(n);
+        let available = available_memory();
+        if let Some(available) = available {
+            // Leave room for the plan, the buffers and everyone else.
+            if needed as u64 > available / 2 {
+                return Err(Error::JoinTooLarge {
+                    n,
+                    needed: Some(needed as u64),
+                    available: Some(available),
+                });
+            }
+        }
+        Ok(Join {
+            n,
+            window: Window::new(n),
+            quarters: Quarters::build(n),
+            units: units::units(n),
+        })
+    }
+
+    /// Board size.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// The units, in plan order: unit `i` is subproblem `i`.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// Bytes held by the quarter table.
+    pub fn table_bytes(&self) -> usize {
+        self.quarters.bytes()
+    }
+
+    /// Solutions in one unit: pairs of an east half on its east rows and a west half on its west
+    /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
+    pub fn count_unit(&self, unit: &Unit) -> u64 {
+        thread_local! {
+            static BUFFERS: RefCell<(Vec<u64>, Vec<u64>, pairs::Scratch)> = RefCell::default();
+        }
+        let h = self.n / 2;
+        // The middle queen at (m, h) is on "/" diagonal m + h and "\" diagonal m - h + n - 1,
+        // the same number.
+        let forbid = unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h));
+        BUFFERS.with(|b| {
+            let (east, west, scratch) = &mut *b.borrow_mut();
+            east.clear();
+            west.clear();
+            let q = &self.quarters;
+            half::keys(q, self.window, unit.east, forbid, Side::East, east);
+            if east.is_empty() {
+                return 0;
+            }
+            half::keys(q, self.window, unit.west(self.n), forbid, Side::West, west);
+            pairs::count_disjoint(east, west, self.window.key_bits(), scratch)
+        })
+    }
+}
+
+impl std::fmt::Debug for Join {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Join")
+            .field("n", &self.n)
+            .field("units", &self.units.len())
+            .field("table_entries", &self.quarters.len())
+            .finish()
+    }
+}
+
+/// Tables are a function of n: two are equal when their boards are.
+impl PartialEq for Join {
+    fn eq(&self, other: &Join) -> bool {
+        self.n == other.n
+    }
+}
+
+impl Eq for Join {}
+
+/// `MemAvailable` of /proc/meminfo in bytes, where there is one.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
