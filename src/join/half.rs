@@ -71,19 +71,33 @@ pub fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, ou
     if k > h || south.count_ones() != h - k {
         return;
     }
+    // The south placements of one column set that avoid `forbid`, moved down by R rows:
+    // (d1, d2, key).
+    let mut south_ok: Vec<[u64; 3]> = Vec::new();
     for_each_subset(h, k, |cols| {
         let (n1, n2) = q.group(north, cols);
         let (s1, s2) = q.group(south, all_cols ^ cols);
+        south_ok.clear();
+        for (&b1, &b2) in s1.iter().zip(s2) {
+            let (b1, b2) = (b1 << r, b2 << r);
+            if (b1 | b2) & forbid == 0 {
+                south_ok.push([b1, b2, window.key(side, b1, b2)]);
+            }
+        }
         for (&a1, &a2) in n1.iter().zip(n2) {
             if (a1 | a2) & forbid != 0 {
                 continue;
             }
-            for (&b1, &b2) in s1.iter().zip(s2) {
-                let (b1, b2) = (b1 << r, b2 << r);
-                if a1 & b1 == 0 && a2 & b2 == 0 && (b1 | b2) & forbid == 0 {
-                    out.push(window.key(side, a1 | b1, a2 | b2));
-                }
+            let a_key = window.key(side, a1, a2);
+            // Write every candidate, keep those that fit: no branch in the loop.
+            let start = out.len();
+            out.resize(start + south_ok.len(), 0);
+            let mut len = start;
+            for &[b1, b2, b_key] in &south_ok {
+                out[len] = a_key | b_key;
+                len += usize::from((a1 & b1) | (a2 & b2) == 0);
             }
+            out.truncate(len);
         }
     });
 }

@@ -120,14 +120,15 @@ fn build_combos(batch: &[u64], bits: u32, chunks: usize, combos: &mut [Lanes]) {
     let mut lacks = [[0u64; WORDS]; 64];
     let mut present = [0u64; WORDS];
     for (w, group) in batch.chunks(64).enumerate() {
-        for (i, &key) in group.iter().enumerate() {
-            present[w] |= 1 << i;
-            let mut missing = !key & low_bits(bits);
-            while missing != 0 {
-                lacks[missing.trailing_zeros() as usize][w] |= 1 << i;
-                missing &= missing - 1;
-            }
+        let mut rows = [0u64; 64];
+        for (row, &key) in rows.iter_mut().zip(group) {
+            *row = !key & low_bits(bits);
         }
+        transpose(&mut rows);
+        for (lack, &row) in lacks.iter_mut().zip(&rows) {
+            lack[w] = row;
+        }
+        present[w] = low_bits(group.len() as u32);
     }
     for c in 0..chunks {
         let base = c * COMBOS;
@@ -137,6 +138,28 @@ fn build_combos(batch: &[u64], bits: u32, chunks: usize, combos: &mut [Lanes]) {
             let rest = combos[base + (x & (x - 1))];
             combos[base + x] = if p < 64 { and(rest, lacks[p]) } else { rest };
         }
+    }
+}
+
+/// Transposes a 64×64 bit matrix in place: bit p of row i becomes bit i of row p.
+///
+/// Six rounds of block swaps (Hacker's Delight, 7-3): the round of width j swaps, for every pair
+/// of rows k and k + j (bit j of k clear), the columns of row k with bit j set against the
+/// columns of row k + j with bit j clear.
+#[inline(always)]
+fn transpose(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m = 0x0000_0000_FFFF_FFFFu64;
+    while j != 0 {
+        for k in 0..64 {
+            if k & j == 0 {
+                let t = ((a[k] >> j) ^ a[k | j]) & m;
+                a[k] ^= t << j;
+                a[k | j] ^= t;
+            }
+        }
+        j >>= 1;
+        m ^= m << j;
     }
 }
 
@@ -209,8 +232,23 @@ mod tests {
     }
 
     #[test]
+    fn transpose_moves_bit_p_of_row_i_to_bit_i_of_row_p() {
+        let rows: [u64; 64] =
+            std::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut t = rows;
+        transpose(&mut t);
+        for (i, row) in rows.iter().enumerate() {
+            for (p, column) in t.iter().enumerate() {
+                assert_eq!(column >> i & 1, row >> p & 1, "row {i}, bit {p}");
+            }
+        }
+    }
+
+    #[test]
     fn full_width_keys() {
-        let a: Vec<u64> = (0..700u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        let a: Vec<u64> = (0..700u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
         let b: Vec<u64> = (0..300u64).map(|i| 1u64 << (i % 64)).collect();
         let mut s = Scratch::default();
         assert_eq!(count_disjoint(&a, &b, 64, &mut s), count_plain(&a, &b));

@@ -2,5 +2,6 @@
 
 mod cli;
 mod counts;
+mod join;
 mod kernel;
 mod util;
