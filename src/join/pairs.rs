@@ -73,44 +73,65 @@ pub fn count_disjoint(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) ->
             return unsafe { sliced_avx2(long, short, bits, chunks, scratch) };
         }
     }
-    sliced(long, short, bits, chunks, scratch)
+    sliced(long, short, bits, chunks, scratch, portable)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,popcnt")]
 fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, chunks: usize, s: &mut Scratch) -> u64 {
-    sliced(long, short, bits, chunks, s)
+    sliced(long, short, bits, chunks, s, |ch, keys, combos| {
+        count_chunks!(ch, avx512::count_batch, keys, combos)
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 fn sliced_avx2(long: &[u64], short: &[u64], bits: u32, chunks: usize, s: &mut Scratch) -> u64 {
-    sliced(long, short, bits, chunks, s)
+    sliced(long, short, bits, chunks, s, portable)
 }
 
-/// The bit-sliced count: `long` in batches, every key of `short` against each batch.
+/// [`count_batch`] with the number of chunks made a constant.
+macro_rules! count_chunks {
+    ($chunks:expr, $($f:ident)::+, $keys:expr, $combos:expr) => {
+        match $chunks {
+            1 => $($f)::+::<1>($keys, $combos),
+            2 => $($f)::+::<2>($keys, $combos),
+            3 => $($f)::+::<3>($keys, $combos),
+            4 => $($f)::+::<4>($keys, $combos),
+            5 => $($f)::+::<5>($keys, $combos),
+            6 => $($f)::+::<6>($keys, $combos),
+            7 => $($f)::+::<7>($keys, $combos),
+            8 => $($f)::+::<8>($keys, $combos),
+            9 => $($f)::+::<9>($keys, $combos),
+            10 => $($f)::+::<10>($keys, $combos),
+            11 => $($f)::+::<11>($keys, $combos),
+            12 => $($f)::+::<12>($keys, $combos),
+            _ => $($f)::+::<13>($keys, $combos),
+        }
+    };
+}
+use count_chunks;
+
+/// The portable count of one batch, any number of chunks.
 #[inline(always)]
-fn sliced(long: &[u64], short: &[u64], bits: u32, chunks: usize, s: &mut Scratch) -> u64 {
-    let mut total = 0u64;
-    for batch in long.chunks(BATCH) {
+fn portable(chunks: usize, short: &[u64], combos: &[Lanes]) -> u64 {
+    count_chunks!(chunks, count_batch, short, combos)
+}
+
+/// The bit-sliced count: `long` in batches, every key of `short` against each batch with `count`.
+#[inline(always)]
+fn sliced(
+    long: &[u64],
+    short: &[u64],
+    bits: u32,
+    chunks: usize,
+    s: &mut Scratch,
+    count: impl Fn(usize, &[u64], &[Lanes]) -> u64,
+) -> u64 {
+    long.chunks(BATCH).fold(0, |total, batch| {
         build_combos(batch, bits, chunks, &mut s.combos);
-        total += match chunks {
-            1 => count_batch::<1>(short, &s.combos),
-            2 => count_batch::<2>(short, &s.combos),
-            3 => count_batch::<3>(short, &s.combos),
-            4 => count_batch::<4>(short, &s.combos),
-            5 => count_batch::<5>(short, &s.combos),
-            6 => count_batch::<6>(short, &s.combos),
-            7 => count_batch::<7>(short, &s.combos),
-            8 => count_batch::<8>(short, &s.combos),
-            9 => count_batch::<9>(short, &s.combos),
-            10 => count_batch::<10>(short, &s.combos),
-            11 => count_batch::<11>(short, &s.combos),
-            12 => count_batch::<12>(short, &s.combos),
-            _ => count_batch::<13>(short, &s.combos),
-        };
-    }
-    total
+        total + count(chunks, short, &s.combos)
+    })
 }
 
 /// Transposes `batch` and fills `combos[c * 32 + x]` with the batch keys lacking every bit of `x`
@@ -195,6 +216,35 @@ fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes]) -> u64 {
     sums.iter().sum()
 }
 
+/// The batch count in AVX-512 registers: one 512-bit vector per combination, `vpopcntq`.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{Lanes, CHUNK, COMBOS};
+
+    /// [`super::count_batch`], each 512-bit AND one instruction.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    pub fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes]) -> u64 {
+        let combos = &combos[..CH * super::COMBOS];
+        let load = |lanes: &Lanes| {
+            // SAFETY: `lanes` is 64 readable bytes; the load needs no alignment.
+            unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+        };
+        let mut sums = _mm512_setzero_si512();
+        for &key in short {
+            let mut acc = load(&combos[(key & 31) as usize]);
+            for c in 1..CH {
+                let x = ((key >> (c as u32 * CHUNK)) & 31) as usize;
+                acc = _mm512_and_si512(acc, load(&combos[c * COMBOS + x]));
+            }
+            sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
+        }
+        _mm512_reduce_add_epi64(sums) as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,7 +277,8 @@ mod tests {
             // The portable version too, whatever this CPU has.
             let (long, short) = if a.len() >= b.len() { (&a, &b) } else { (&b, &a) };
             let chunks = bits.div_ceil(CHUNK) as usize;
-            prop_assert_eq!(sliced(long, short, bits, chunks, &mut s), count_plain(&a, &b));
+            let portable = sliced(long, short, bits, chunks, &mut s, super::portable);
+            prop_assert_eq!(portable, count_plain(&a, &b));
         }
     }
 

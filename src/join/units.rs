@@ -37,7 +37,7 @@ impl Unit {
 pub fn units(n: u32) -> Vec<Unit> {
     let h = n / 2;
     let mut out = Vec::new();
-    let middles: Vec<Option<u32>> = if n % 2 == 0 {
+    let middles: Vec<Option<u32>> = if n.is_multiple_of(2) {
         vec![None]
     } else {
         (0..n).map(Some).collect()
