@@ -5,12 +5,12 @@
 //! p, a 512-bit vector `lacks[p]` says which keys of the batch do not have bit p. A key `b` of the
 //! other list is disjoint from exactly the batch keys that lack every bit of `b`: the AND of
 //! `lacks[p]` over the bits p of `b`, whose popcount is the answer for 512 pairs at once. The AND is
-//! precomputed per 5-bit chunk of the key (32 combinations per chunk), so one `b` costs one
+//! precomputed per 6-bit chunk of the key (64 combinations per chunk), so one `b` costs one
 //! 512-bit AND per chunk and one popcount:
 //!
 //! ```text
-//!   key b:   chunk 6 | chunk 5 | ... | chunk 0        (5 bits each, up to 62 bits)
-//!   count += popcount( combo[0][b & 31] & combo[1][b >> 5 & 31] & ... )
+//!   key b:   chunk 10 | chunk 9 | ... | chunk 0        (6 bits each, up to 64 bits)
+//!   count += popcount( combo[0][b & 63] & combo[1][b >> 6 & 63] & ... )
 //! ```
 //!
 //! With AVX-512 (and its popcount) one `b` is a handful of instructions for 512 pairs; the
@@ -19,10 +19,10 @@
 /// Keys per batch: one 512-bit vector per bit position.
 pub const BATCH: usize = 512;
 const WORDS: usize = BATCH / 64;
-const CHUNK: u32 = 5;
+const CHUNK: u32 = 6;
 const COMBOS: usize = 1 << CHUNK;
-/// The most chunks a key can have (62 bits).
-const MAX_CHUNKS: usize = 13;
+/// The most chunks a key can have (64 bits).
+const MAX_CHUNKS: usize = 11;
 /// Below this many pairs the plain loop is faster than building a batch.
 const PLAIN_BELOW: usize = 4096;
 
@@ -134,7 +134,7 @@ fn sliced(
     })
 }
 
-/// Transposes `batch` and fills `combos[c * 32 + x]` with the batch keys lacking every bit of `x`
+/// Transposes `batch` and fills `combos[c * 64 + x]` with the batch keys lacking every bit of `x`
 /// in chunk `c` (slots of a short batch stay 0, so they are never counted).
 #[inline(always)]
 fn build_combos(batch: &[u64], bits: u32, chunks: usize, combos: &mut [Lanes]) {
@@ -204,9 +204,9 @@ fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes]) -> u64 {
     let combos = &combos[..CH * COMBOS];
     let mut sums = [0u64; WORDS];
     for &key in short {
-        let mut acc = combos[(key & 31) as usize];
+        let mut acc = combos[key as usize & (COMBOS - 1)];
         for c in 1..CH {
-            let x = ((key >> (c as u32 * CHUNK)) & 31) as usize;
+            let x = (key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1);
             acc = and(acc, combos[c * COMBOS + x]);
         }
         for i in 0..WORDS {
@@ -234,9 +234,9 @@ mod avx512 {
         };
         let mut sums = _mm512_setzero_si512();
         for &key in short {
-            let mut acc = load(&combos[(key & 31) as usize]);
+            let mut acc = load(&combos[key as usize & (COMBOS - 1)]);
             for c in 1..CH {
-                let x = ((key >> (c as u32 * CHUNK)) & 31) as usize;
+                let x = (key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1);
                 acc = _mm512_and_si512(acc, load(&combos[c * COMBOS + x]));
             }
             sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
