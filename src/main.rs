@@ -33,7 +33,9 @@ fn main() -> ExitCode {
         Err(err) => {
             eprintln!("error: {err}");
             match err {
-                Error::Count(nqueens::Error::PlanTooLarge { .. }) => Exit::Usage,
+                Error::Count(
+                    nqueens::Error::PlanTooLarge { .. } | nqueens::Error::NoSplitDepth { .. },
+                ) => Exit::Usage,
                 _ => Exit::Failure,
             }
         }

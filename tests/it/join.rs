@@ -110,3 +110,34 @@ fn an_unknown_engine_names_join_among_the_choices() {
         .code(2)
         .stderr(predicates::str::contains("expected one of mirror, join"));
 }
+
+#[test]
+fn a_split_depth_is_refused_for_join_and_picks_mirror_by_default() {
+    nqueens()
+        .args(["count", "12", "--engine", "join", "--split-depth", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--split-depth does not apply to the join engine",
+        ));
+    let options = Options {
+        split_depth: Some(3),
+        ..Options::default()
+    };
+    assert_eq!(
+        nqueens::plan(16, &options).unwrap().engine(),
+        Engine::Mirror
+    );
+}
+
+#[test]
+fn join_is_the_default_from_n_15() {
+    assert_eq!(
+        nqueens::plan(15, &Options::default()).unwrap().engine(),
+        Engine::Join
+    );
+    assert_eq!(
+        nqueens::plan(14, &Options::default()).unwrap().engine(),
+        Engine::Mirror
+    );
+}
