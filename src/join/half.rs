@@ -75,16 +75,16 @@ pub fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, ou
     // (d1, d2, key).
     let mut south_ok: Vec<[u64; 3]> = Vec::new();
     for_each_subset(h, k, |cols| {
-        let (n1, n2) = q.group(north, cols);
-        let (s1, s2) = q.group(south, all_cols ^ cols);
         south_ok.clear();
-        for (&b1, &b2) in s1.iter().zip(s2) {
+        for &b in q.group(south, all_cols ^ cols) {
+            let (b1, b2) = q.unpack(b);
             let (b1, b2) = (b1 << r, b2 << r);
             if (b1 | b2) & forbid == 0 {
                 south_ok.push([b1, b2, window.key(side, b1, b2)]);
             }
         }
-        for (&a1, &a2) in n1.iter().zip(n2) {
+        for &a in q.group(north, cols) {
+            let (a1, a2) = q.unpack(a);
             if (a1 | a2) & forbid != 0 {
                 continue;
             }

@@ -8,7 +8,7 @@
 //! east-west reflections is one [`units::Unit`] and one subproblem of the plan, so progress,
 //! checkpoints and shards work unchanged; a worker thread counts whole units with its own buffers.
 //!
-//! Memory: the quarter table, 16 bytes per placement plus 4 bytes per (row set, column set)
+//! Memory: the quarter table, 8 bytes per placement plus 4 bytes per (row set, column set)
 //! group; [`Join::new`] refuses a board whose table would not fit in the memory available.
 
 pub mod half;
@@ -25,7 +25,7 @@ use units::Unit;
 use crate::Error;
 
 /// The largest board the join engine takes: its table is about 8 times larger for every 2 more
-/// rows (16 MiB at n = 18, 0.1 GiB at n = 20, about 7 GiB at n = 24).
+/// rows (8 MiB at n = 18, 62 MiB at n = 20, 4.8 GiB at n = 24).
 pub const MAX_JOIN_N: u32 = 24;
 
 /// Everything the join engine needs to count any unit of one board size.

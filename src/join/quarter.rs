@@ -4,11 +4,11 @@
 //! R = n - h (R = h for even n, h + 1 for odd n), is a R×h rectangle. The table holds every set of
 //! queens in that rectangle that attack each other neither by row, column nor diagonal, from the
 //! empty set up, grouped by (row set, column set), and stores only each placement's diagonals in
-//! board coordinates:
+//! board coordinates, packed in one `u64` (8 bytes a placement):
 //!
 //! ```text
-//!   d1 = r + c           bit d1 of `d1`   ("/" diagonals, 0..2n-2)
-//!   d2 = r - c + n - 1   bit d2 of `d2`   ("\" diagonals, 0..2n-2)
+//!   d1 = r + c           "/" diagonals: 0 ..= n-2 in the rectangle      bits  0..32
+//!   d2 = r - c + n - 1   "\" diagonals: R ..= n+R-2, stored minus R     bits 32..64
 //! ```
 //!
 //! The south part of the east half (rows `R..n`, at most R rows) uses the same table: a placement
@@ -24,10 +24,8 @@ pub struct Quarters {
     cols: u32,
     /// `offsets[g]..offsets[g + 1]` are the placements of group `g = row_set << h | col_set`.
     offsets: Vec<u32>,
-    /// "/" diagonal masks, group after group.
-    d1: Vec<u64>,
-    /// "\" diagonal masks, in the same order.
-    d2: Vec<u64>,
+    /// The placements, group after group, packed (see the module header).
+    packed: Vec<u64>,
 }
 
 /// A placement's two diagonal masks in board coordinates.
@@ -45,20 +43,17 @@ impl Quarters {
             counts[g + 1] += counts[g];
         }
         let total = counts[groups] as usize;
-        let mut d1 = vec![0u64; total];
-        let mut d2 = vec![0u64; total];
+        let mut packed = vec![0u64; total];
         let mut next = counts.clone();
-        walk(n, rows, cols, &mut |g, (a, b)| {
-            let i = next[g] as usize;
-            (d1[i], d2[i]) = (a, b);
+        walk(n, rows, cols, &mut |g, (d1, d2)| {
+            packed[next[g] as usize] = d1 | (d2 >> rows) << 32;
             next[g] += 1;
         });
         Quarters {
             rows,
             cols,
             offsets: counts,
-            d1,
-            d2,
+            packed,
         }
     }
 
@@ -69,7 +64,7 @@ impl Quarters {
         let rows = n - cols;
         let mut entries = 0usize;
         walk(n, rows, cols, &mut |_, _| entries += 1);
-        (entries, entries * 16 + (4usize << (rows + cols)))
+        (entries, entries * 8 + (4usize << (rows + cols)))
     }
 
     /// Rows of the rectangle (R = n - ⌊n/2⌋).
@@ -78,27 +73,32 @@ impl Quarters {
     }
 
     /// The placements on exactly the rows `row_set` (bit r: row r of the rectangle) and the
-    /// columns `col_set`, as their "/" and "\" masks.
+    /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\" masks.
     #[inline]
-    pub fn group(&self, row_set: u32, col_set: u32) -> (&[u64], &[u64]) {
+    pub fn group(&self, row_set: u32, col_set: u32) -> &[u64] {
         let g = ((row_set as usize) << self.cols) | col_set as usize;
-        let (a, b) = (self.offsets[g] as usize, self.offsets[g + 1] as usize);
-        (&self.d1[a..b], &self.d2[a..b])
+        &self.packed[self.offsets[g] as usize..self.offsets[g + 1] as usize]
+    }
+
+    /// The "/" and "\" masks of a packed placement.
+    #[inline(always)]
+    pub fn unpack(&self, packed: u64) -> Diagonals {
+        (packed & u64::from(u32::MAX), (packed >> 32) << self.rows)
     }
 
     /// Placements stored.
     pub fn len(&self) -> usize {
-        self.d1.len()
+        self.packed.len()
     }
 
     /// True when the table holds nothing (never: the empty placement is always there).
     pub fn is_empty(&self) -> bool {
-        self.d1.is_empty()
+        self.packed.is_empty()
     }
 
     /// Bytes held by the table.
     pub fn bytes(&self) -> usize {
-        self.d1.len() * 16 + self.offsets.len() * 4
+        self.packed.len() * 8 + self.offsets.len() * 4
     }
 }
 
@@ -140,9 +140,10 @@ mod tests {
         // row- and column-disjoint pairs share a diagonal).
         let q = Quarters::build(4);
         assert_eq!(q.len(), 5);
-        let (d1, d2) = q.group(0b01, 0b10);
-        assert_eq!((d1, d2), (&[1u64 << 1][..], &[1u64 << 2][..]));
-        assert!(q.group(0b11, 0b11).0.is_empty());
+        let group = q.group(0b01, 0b10);
+        assert_eq!(group.len(), 1);
+        assert_eq!(q.unpack(group[0]), (1 << 1, 1 << 2));
+        assert!(q.group(0b11, 0b11).is_empty());
         assert_eq!(Quarters::size(4).0, 5);
     }
 
@@ -150,7 +151,7 @@ mod tests {
     fn odd_boards_have_one_row_more_than_columns() {
         let q = Quarters::build(7);
         assert_eq!(q.rows(), 4);
-        assert_eq!(q.group(0, 0).0, &[0u64][..]);
+        assert_eq!(q.group(0, 0), &[0u64][..]);
         assert_eq!(Quarters::size(7).0, q.len());
     }
 }
