@@ -62,6 +62,33 @@ impl Window {
 /// Appends to `out` the key of every east half on the rows `rows` (bit r: board row r) that uses
 /// none of the diagonals in `forbid` (same bit in either direction), read for `side`.
 pub fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, out: &mut Vec<u64>) {
+    join::<false>(q, window, rows, forbid, side, out, &mut Vec::new());
+}
+
+/// [`keys`] of every east half on `rows`, and in `used` (same order) the union of each one's two
+/// diagonal masks, so that the halves avoiding some diagonal can be picked later.
+pub fn keys_and_diagonals(
+    q: &Quarters,
+    window: Window,
+    rows: u32,
+    side: Side,
+    out: &mut Vec<u64>,
+    used: &mut Vec<u64>,
+) {
+    join::<true>(q, window, rows, 0, side, out, used);
+}
+
+/// The quarter join behind [`keys`] and [`keys_and_diagonals`]; `USED` fills `used`.
+#[inline(always)]
+fn join<const USED: bool>(
+    q: &Quarters,
+    window: Window,
+    rows: u32,
+    forbid: u64,
+    side: Side,
+    out: &mut Vec<u64>,
+    used: &mut Vec<u64>,
+) {
     let r = q.rows();
     let north = rows & ((1 << r) - 1);
     let south = rows >> r;
@@ -92,12 +119,21 @@ pub fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, ou
             // Write every candidate, keep those that fit: no branch in the loop.
             let start = out.len();
             out.resize(start + south_ok.len(), 0);
+            if USED {
+                used.resize(start + south_ok.len(), 0);
+            }
             let mut len = start;
             for &[b1, b2, b_key] in &south_ok {
                 out[len] = a_key | b_key;
+                if USED {
+                    used[len] = a1 | a2 | b1 | b2;
+                }
                 len += usize::from((a1 & b1) | (a2 & b2) == 0);
             }
             out.truncate(len);
+            if USED {
+                used.truncate(len);
+            }
         }
     });
 }

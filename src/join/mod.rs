@@ -86,25 +86,63 @@ impl Join {
     /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
     pub fn count_unit(&self, unit: &Unit) -> u64 {
         thread_local! {
-            static BUFFERS: RefCell<(Vec<u64>, Vec<u64>, pairs::Scratch)> = RefCell::default();
+            static BUFFERS: RefCell<Buffers> = RefCell::default();
         }
         let h = self.n / 2;
-        // The middle queen at (m, h) is on "/" diagonal m + h and "\" diagonal m - h + n - 1,
-        // the same number.
-        let forbid = unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h));
+        let q = &self.quarters;
         BUFFERS.with(|b| {
-            let (east, west, scratch) = &mut *b.borrow_mut();
-            east.clear();
-            west.clear();
-            let q = &self.quarters;
-            half::keys(q, self.window, unit.east, forbid, Side::East, east);
-            if east.is_empty() {
+            let b = &mut *b.borrow_mut();
+            b.east.clear();
+            b.west.clear();
+            let forbid = match unit.middle {
+                None => {
+                    half::keys(q, self.window, unit.east, 0, Side::East, &mut b.east);
+                    0
+                }
+                Some(m) => {
+                    // The middle queen at (m, h) is on "/" diagonal m + h and "\" diagonal
+                    // m - h + n - 1, the same number. The units of one east row set come one
+                    // after the other: their east halves are joined once and filtered.
+                    let forbid = 1u64 << (u32::from(m) + h);
+                    if b.cached != Some((self.n, unit.east)) {
+                        b.all_east.clear();
+                        b.all_used.clear();
+                        let (keys, used) = (&mut b.all_east, &mut b.all_used);
+                        half::keys_and_diagonals(q, self.window, unit.east, Side::East, keys, used);
+                        b.cached = Some((self.n, unit.east));
+                    }
+                    let fit = b.all_east.iter().zip(&b.all_used);
+                    b.east
+                        .extend(fit.filter(|(_, &u)| u & forbid == 0).map(|(&k, _)| k));
+                    forbid
+                }
+            };
+            if b.east.is_empty() {
                 return 0;
             }
-            half::keys(q, self.window, unit.west(self.n), forbid, Side::West, west);
-            pairs::count_disjoint(east, west, self.window.key_bits(), scratch)
+            half::keys(
+                q,
+                self.window,
+                unit.west(self.n),
+                forbid,
+                Side::West,
+                &mut b.west,
+            );
+            pairs::count_disjoint(&b.east, &b.west, self.window.key_bits(), &mut b.scratch)
         })
     }
+}
+
+/// A worker thread's buffers, reused from unit to unit.
+#[derive(Default)]
+struct Buffers {
+    /// The east halves of the last odd-n unit's row set, unfiltered: (n, east rows) they are for.
+    cached: Option<(u32, u32)>,
+    all_east: Vec<u64>,
+    all_used: Vec<u64>,
+    east: Vec<u64>,
+    west: Vec<u64>,
+    scratch: pairs::Scratch,
 }
 
 impl std::fmt::Debug for Join {

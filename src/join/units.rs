@@ -10,7 +10,7 @@
 //! - east-west (column c ↦ n-1-c): (m, S) ↦ (m, the west rows), the rows other than S and m.
 //!
 //! So every unit of a class of the group they generate (1, 2 or 4 units) has the same count: only
-//! the smallest is searched, with the size of its class as weight.
+//! the smallest (by east rows, then middle row) is searched, with the size of its class as weight.
 
 use super::half::for_each_subset;
 
@@ -33,25 +33,19 @@ impl Unit {
     }
 }
 
-/// Every unit class of an `n`-board, smallest member first, in increasing (middle, east) order.
+/// Every unit class of an `n`-board, smallest member first, in increasing (east, middle) order:
+/// the units of one east row set come one after the other, so a worker can reuse its east halves.
 pub fn units(n: u32) -> Vec<Unit> {
     let h = n / 2;
     let mut out = Vec::new();
-    let middles: Vec<Option<u32>> = if n.is_multiple_of(2) {
-        vec![None]
-    } else {
-        (0..n).map(Some).collect()
-    };
-    for m in middles {
-        // The east rows are h of the rows other than m: choose among n - 1 (odd) or n bits and
-        // open a gap at m.
-        let free_rows = n - u32::from(m.is_some());
-        for_each_subset(free_rows, h, |s| {
-            let east = match m {
-                Some(m) => (s & ((1 << m) - 1)) | ((s >> m) << (m + 1)),
-                None => s,
-            };
-            let me = (m, east);
+    for_each_subset(n, h, |east| {
+        let middles: Vec<Option<u32>> = if n.is_multiple_of(2) {
+            vec![None]
+        } else {
+            (0..n).filter(|m| east & (1 << m) == 0).map(Some).collect()
+        };
+        for m in middles {
+            let me = (east, m);
             let class = class_of(n, me);
             if class.iter().all(|&other| me <= other) {
                 let mut distinct = class.to_vec();
@@ -63,18 +57,18 @@ pub fn units(n: u32) -> Vec<Unit> {
                     weight: distinct.len() as u32,
                 });
             }
-        });
-    }
+        }
+    });
     out
 }
 
-/// The four images of a unit under the two reflections and their product.
-fn class_of(n: u32, (m, s): (Option<u32>, u32)) -> [(Option<u32>, u32); 4] {
+/// The four images of a unit (east rows, middle row) under the two reflections and their product.
+fn class_of(n: u32, (s, m): (u32, Option<u32>)) -> [(u32, Option<u32>); 4] {
     let all = (u64::MAX >> (64 - n)) as u32;
     let rev = |x: u32| x.reverse_bits() >> (32 - n);
     let flip_m = m.map(|m| n - 1 - m);
     let west = all ^ s ^ m.map_or(0, |m| 1 << m);
-    [(m, s), (flip_m, rev(s)), (m, west), (flip_m, rev(west))]
+    [(s, m), (rev(s), flip_m), (west, m), (rev(west), flip_m)]
 }
 
 #[cfg(test)]
