@@ -50,8 +50,8 @@ impl Engine {
     }
 
     /// The engine `count` uses for `n` when none is asked for: the fastest (measured: join from
-    /// n = 15 on, where it is 4 to 30 times faster; [`plan`] falls back to mirror when the join
-    /// tables would not fit in memory).
+    /// n = 15 on, 4 times faster than mirror at n = 15 and more above; [`plan()`] falls back to
+    /// mirror when the join tables would not fit in memory).
     pub fn fastest(n: u32) -> Engine {
         if (15..=join::MAX_JOIN_N).contains(&n) {
             Engine::Join

@@ -111,7 +111,8 @@ impl Plan {
     }
 
     /// The join plan of an `n`-board: one subproblem per unit of [`Join`], weighted by its
-    /// symmetry class (no rows are pre-placed: split depth 0).
+    /// symmetry class. No rows are pre-placed (split depth 0): its subproblems are counted by
+    /// [`crate::engine::solve`] with the plan's tables, not from [`Subproblem::partial`].
     pub fn join(n: u32) -> Result<Plan, Error> {
         let join = Join::new(n)?;
         let subproblems = (join.units().iter().enumerate())
