@@ -132,7 +132,7 @@ pub fn unique(n: u32, total: u128) -> Option<u128> {
         return (total == 1).then_some(1);
     }
     let sum = total + half_turn_fixed(n) + 2 * quarter_turn_fixed(n);
-    (sum % 8 == 0).then_some(sum / 8)
+    sum.is_multiple_of(8).then_some(sum / 8)
 }
 
 #[cfg(test)]

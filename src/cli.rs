@@ -159,7 +159,7 @@ struct CountArgs {
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
 
-    /// Search engine: mirror or symmetry [default: the fastest for each n]
+    /// Search engine: mirror, symmetry or join [default: the fastest for each n]
     #[arg(long, value_name = "NAME", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Engine>()))]
     engine: Option<Engine>,
 

@@ -119,6 +119,13 @@ pub fn execute(
 
 /// Searches one subproblem of `plan`.
 pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
+    if let Some(join) = plan.join_tables() {
+        let solutions = join.count_unit(&join.units()[sub.id]);
+        return Search {
+            solutions,
+            nodes: 0,
+        };
+    }
     let n = plan.n();
     match sub.start(n) {
         (start, None) => kernel::search(n, &AllRows(board_mask(n)), start, count_nodes),

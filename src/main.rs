@@ -43,7 +43,9 @@ fn main() -> ExitCode {
         Err(err) => {
             eprintln!("error: {err}");
             match err {
-                Error::Count(nqueens::Error::PlanTooLarge { .. }) => Exit::Usage,
+                Error::Count(
+                    nqueens::Error::PlanTooLarge { .. } | nqueens::Error::NoSplitDepth { .. },
+                ) => Exit::Usage,
                 Error::Checkpoint(
                     nqueens::checkpoint::Error::OtherRun { .. }
                     | nqueens::checkpoint::Error::NotACheckpoint { .. },

@@ -18,6 +18,9 @@
 //! - for odd n, a row-0 queen in the middle column is its own mirror, so the pairing moves to
 //!   row 1: its queen is never in the middle column, and only the left half is searched, weight 2.
 
+use std::sync::Arc;
+
+use crate::join::Join;
 use crate::kernel::{board_mask, Partial, RowMasks};
 use crate::{Engine, Error};
 
@@ -155,6 +158,8 @@ pub struct Plan {
     engine: Engine,
     split_depth: u32,
     subproblems: Vec<Subproblem>,
+    /// The join engine's tables and units (its subproblem `i` is unit `i`); `None` for others.
+    join: Option<Arc<Join>>,
 }
 
 impl Plan {
@@ -175,13 +180,44 @@ impl Plan {
         match engine {
             Engine::Mirror => mirror(&mut builder)?,
             Engine::Symmetry => crate::border::plan(&mut builder)?,
+            Engine::Join if split_depth == 0 => return Plan::join(n),
+            Engine::Join => return Err(Error::NoSplitDepth { engine }),
         }
         Ok(Plan {
             n,
             engine,
             split_depth,
             subproblems: builder.out,
+            join: None,
         })
+    }
+
+    /// The join plan of an `n`-board: one subproblem per unit of [`Join`], weighted by its
+    /// symmetry class. No queens are pre-placed (split depth 0): its subproblems are counted by
+    /// [`crate::engine::solve`] with the plan's tables, not from [`Subproblem::start`].
+    pub fn join(n: u32) -> Result<Plan, Error> {
+        let join = Join::new(n)?;
+        let subproblems = (join.units().iter().enumerate())
+            .map(|(id, unit)| Subproblem {
+                id,
+                weight: unit.weight,
+                rule: Rule::Free,
+                len: 0,
+                queens: [(0, 0); MAX_QUEENS],
+            })
+            .collect();
+        Ok(Plan {
+            n,
+            engine: Engine::Join,
+            split_depth: 0,
+            subproblems,
+            join: Some(Arc::new(join)),
+        })
+    }
+
+    /// The join engine's tables and units, for a join plan.
+    pub fn join_tables(&self) -> Option<&Join> {
+        self.join.as_deref()
     }
 
     /// The plan of `engine` with the shallowest split that gives every thread enough work.
@@ -199,6 +235,7 @@ impl Plan {
         let mut depth = match engine {
             Engine::Mirror => 1,
             Engine::Symmetry => 2,
+            Engine::Join => return Plan::join(n),
         };
         loop {
             let plan = Plan::new(engine, n, depth)?;
@@ -360,7 +397,8 @@ mod tests {
 
     #[test]
     fn auto_depth_gives_every_thread_work() {
-        for engine in Engine::ALL {
+        // The join plan has no depth: its units are the row sets of the board.
+        for engine in [Engine::Mirror, Engine::Symmetry] {
             for n in 4..=18 {
                 let plan = Plan::auto(engine, n, 2).unwrap();
                 assert!(

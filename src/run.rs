@@ -321,7 +321,7 @@ mod tests {
         let path = dir.path().join("ck");
         let plan = Plan::new(crate::Engine::Mirror, 10, 2).unwrap();
         let no = AtomicBool::new(false);
-        let even = || Selection::new("even", |s: &Subproblem| s.id % 2 == 0);
+        let even = || Selection::new("even", |s: &Subproblem| s.id.is_multiple_of(2));
         let odd = || Selection::new("odd", |s: &Subproblem| s.id % 2 == 1);
         let part = |sel: Selection, path: Option<&Path>| {
             let run = Run::open(&plan, sel, false, path).unwrap();

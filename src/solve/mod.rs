@@ -248,7 +248,7 @@ impl Listing {
         let half = ((self.n - 1) / 2) as u8;
         let unique = self.options.unique;
         std::iter::from_fn(move || walker.next_placement().map(<[u8]>::to_vec))
-            .take_while(move |p| !unique || p.first().map_or(true, |&c| c <= half))
+            .take_while(move |p| !unique || p.first().is_none_or(|&c| c <= half))
     }
 
     /// Parts in the queue: about [`QUEUE_BYTES`] of expected output, 4 to 64 per thread.

@@ -298,7 +298,16 @@ fn a_torn_last_record_is_redone_and_duplicates_count_once() {
 #[test]
 fn progress_goes_to_stderr_and_json_stays_clean() {
     let out = nqueens()
-        .args(["count", "15", "-j", "2", "--json", "--progress=0.1"])
+        .args([
+            "count",
+            "15",
+            "--engine",
+            "mirror",
+            "-j",
+            "2",
+            "--json",
+            "--progress=0.1",
+        ])
         .assert()
         .success();
     let out = out.get_output();

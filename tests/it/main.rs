@@ -3,6 +3,7 @@
 mod bench;
 mod cli;
 mod counts;
+mod join;
 mod kernel;
 mod longrun;
 mod shard;

@@ -1,0 +1,157 @@
+//! The quarter table: every non-attacking placement in the east quarter, grouped by rows and columns.
+//!
+//! The east half of an n-board is columns `0..h` (h = ⌊n/2⌋). Its north part, rows `0..R` with
+//! R = n - h (R = h for even n, h + 1 for odd n), is a R×h rectangle. The table holds every set of
+//! queens in that rectangle that attack each other neither by row, column nor diagonal, from the
+//! empty set up, grouped by (row set, column set), and stores only each placement's diagonals in
+//! board coordinates, packed in one `u64` (8 bytes a placement):
+//!
+//! ```text
+//!   d1 = r + c           "/" diagonals: 0 ..= n-2 in the rectangle      bits  0..32
+//!   d2 = r - c + n - 1   "\" diagonals: R ..= n+R-2, stored minus R     bits 32..64
+//! ```
+//!
+//! The south part of the east half (rows `R..n`, at most R rows) uses the same table: a placement
+//! moved down by R rows keeps its columns and adds R to both of its diagonals, so its masks are
+//! the stored ones shifted left by R.
+
+/// Every non-attacking placement in the R×h north-east rectangle, by (row set, column set).
+#[derive(Debug, Clone)]
+pub struct Quarters {
+    /// Rows of the rectangle (R).
+    rows: u32,
+    /// Columns of the rectangle (h).
+    cols: u32,
+    /// `offsets[g]..offsets[g + 1]` are the placements of group `g = row_set << h | col_set`.
+    offsets: Vec<u32>,
+    /// The placements, group after group, packed (see the module header).
+    packed: Vec<u64>,
+}
+
+/// A placement's two diagonal masks in board coordinates.
+pub type Diagonals = (u64, u64);
+
+impl Quarters {
+    /// The table of an `n`-board's north-east rectangle.
+    pub fn build(n: u32) -> Quarters {
+        let cols = n / 2;
+        let rows = n - cols;
+        let groups = 1usize << (rows + cols);
+        let mut counts = vec![0u32; groups + 1];
+        walk(n, rows, cols, &mut |g, _| counts[g + 1] += 1);
+        for g in 0..groups {
+            counts[g + 1] += counts[g];
+        }
+        let total = counts[groups] as usize;
+        let mut packed = vec![0u64; total];
+        let mut next = counts.clone();
+        walk(n, rows, cols, &mut |g, (d1, d2)| {
+            packed[next[g] as usize] = d1 | (d2 >> rows) << 32;
+            next[g] += 1;
+        });
+        Quarters {
+            rows,
+            cols,
+            offsets: counts,
+            packed,
+        }
+    }
+
+    /// How many placements the table of an `n`-board holds, and the bytes it needs, without
+    /// building it.
+    pub fn size(n: u32) -> (usize, usize) {
+        let cols = n / 2;
+        let rows = n - cols;
+        let mut entries = 0usize;
+        walk(n, rows, cols, &mut |_, _| entries += 1);
+        (entries, entries * 8 + (4usize << (rows + cols)))
+    }
+
+    /// Rows of the rectangle (R = n - ⌊n/2⌋).
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// The placements on exactly the rows `row_set` (bit r: row r of the rectangle) and the
+    /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\" masks.
+    #[inline]
+    pub fn group(&self, row_set: u32, col_set: u32) -> &[u64] {
+        let g = ((row_set as usize) << self.cols) | col_set as usize;
+        &self.packed[self.offsets[g] as usize..self.offsets[g + 1] as usize]
+    }
+
+    /// The "/" and "\" masks of a packed placement.
+    #[inline(always)]
+    pub fn unpack(&self, packed: u64) -> Diagonals {
+        (packed & u64::from(u32::MAX), (packed >> 32) << self.rows)
+    }
+
+    /// Placements stored.
+    pub fn len(&self) -> usize {
+        self.packed.len()
+    }
+
+    /// True when the table holds nothing (never: the empty placement is always there).
+    pub fn is_empty(&self) -> bool {
+        self.packed.is_empty()
+    }
+
+    /// Bytes held by the table.
+    pub fn bytes(&self) -> usize {
+        self.packed.len() * 8 + self.offsets.len() * 4
+    }
+}
+
+/// Calls `visit(group, diagonals)` for every non-attacking placement in the `rows`×`cols`
+/// rectangle at the top left of an `n`-board, the empty one included.
+fn walk(n: u32, rows: u32, cols: u32, visit: &mut dyn FnMut(usize, Diagonals)) {
+    fn go(
+        n: u32,
+        r: u32,
+        rows: u32,
+        cols: u32,
+        state: (u32, u32, u64, u64),
+        visit: &mut dyn FnMut(usize, Diagonals),
+    ) {
+        let (row_set, col_set, d1, d2) = state;
+        if r == rows {
+            visit(((row_set as usize) << cols) | col_set as usize, (d1, d2));
+            return;
+        }
+        go(n, r + 1, rows, cols, state, visit);
+        for c in 0..cols {
+            let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
+            if col_set & (1 << c) == 0 && d1 & a == 0 && d2 & b == 0 {
+                let next = (row_set | 1 << r, col_set | 1 << c, d1 | a, d2 | b);
+                go(n, r + 1, rows, cols, next, visit);
+            }
+        }
+    }
+    go(n, 0, rows, cols, (0, 0, 0, 0), visit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_two_by_two_corner_of_a_four_board() {
+        // Rows 0..2, columns 0..2: the empty set, 4 single queens, and no two queens (the only
+        // row- and column-disjoint pairs share a diagonal).
+        let q = Quarters::build(4);
+        assert_eq!(q.len(), 5);
+        let group = q.group(0b01, 0b10);
+        assert_eq!(group.len(), 1);
+        assert_eq!(q.unpack(group[0]), (1 << 1, 1 << 2));
+        assert!(q.group(0b11, 0b11).is_empty());
+        assert_eq!(Quarters::size(4).0, 5);
+    }
+
+    #[test]
+    fn odd_boards_have_one_row_more_than_columns() {
+        let q = Quarters::build(7);
+        assert_eq!(q.rows(), 4);
+        assert_eq!(q.group(0, 0), &[0u64][..]);
+        assert_eq!(Quarters::size(7).0, q.len());
+    }
+}
