@@ -244,9 +244,10 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
         (None, None) => Engine::fastest(n),
     };
     match (engine, options.split_depth) {
-        (Engine::Join, Some(_)) => Err(Error::NoSplitDepth { engine }),
+        // The join plan's own depth is 0 (what its files record); any other is refused.
+        (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
         // The default engine gives way to symmetry when the join tables do not fit.
-        (Engine::Join, None) => Plan::join(n).or_else(|e| match e {
+        (Engine::Join, _) => Plan::join(n).or_else(|e| match e {
             Error::JoinTooLarge { .. } if options.engine.is_none() => {
                 Plan::auto(Engine::Symmetry, n, options.threads)
             }

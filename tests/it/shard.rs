@@ -95,6 +95,18 @@ fn merged_shards_equal_the_table_for_any_number_of_shards() {
 }
 
 #[test]
+fn every_engine_shards_and_merges_to_the_table() {
+    for engine in nqueens::Engine::ALL {
+        let dir = TempDir::new().unwrap();
+        let files = run_shards(dir.path(), 15, 3, &["--engine", engine.name()]);
+        let report = merged(&files);
+        assert_eq!(report["total"], 2_279_184, "{engine}");
+        assert_eq!(report["unique"], 285_053, "{engine}");
+        assert_eq!(report["engine"], engine.name());
+    }
+}
+
+#[test]
 fn a_partial_result_carries_the_documented_fields() {
     let out = nqueens()
         .args(["count", "11", "--shard", "2/3", "-j", "2"])
