@@ -25,7 +25,12 @@ pub fn cells(row: &Row) -> [String; 9] {
         format!("{:.3}", row.max_seconds),
         format!("{:.2}", row.speedup),
         format!("{:.0}%", row.efficiency * 100.0),
-        format!("{:.1}", row.nodes_per_second / 1e6),
+        // The join engine places no queens one by one: no rate to show.
+        if row.nodes == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}", row.nodes_per_second / 1e6)
+        },
         format!("{:.0}", row.subproblems_per_second),
         if row.verified { "yes" } else { "NO" }.to_string(),
     ]
