@@ -84,14 +84,21 @@ impl std::fmt::Display for Engine {
 impl std::str::FromStr for Engine {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Engine::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Engine::ALL.iter().map(|e| e.name()).collect();
-                format!("unknown engine '{s}': expected one of {}", names.join(", "))
-            })
+        by_name(s, &Engine::ALL, Engine::name, "engine")
     }
+}
+
+/// The member of `all` called `s`, or an error that names the `what` and lists the choices.
+pub(crate) fn by_name<T: Copy>(
+    s: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    what: &str,
+) -> Result<T, String> {
+    all.iter().copied().find(|&x| name(x) == s).ok_or_else(|| {
+        let names: Vec<_> = all.iter().map(|&x| name(x)).collect();
+        format!("unknown {what} '{s}': expected one of {}", names.join(", "))
+    })
 }
 
 /// Everything that can go wrong; each message names the problem and what is allowed.

@@ -92,13 +92,7 @@ impl std::fmt::Display for Format {
 impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
-                format!("unknown format '{s}': expected one of {}", names.join(", "))
-            })
+        crate::by_name(s, &Format::ALL, Format::name, "format")
     }
 }
 
