@@ -101,7 +101,7 @@ fn nearest(n: u8, d: u8) -> Vec<(Vec<Queen>, u8)> {
 ///    its largest image (which puts them low on the board, where their attacks prune every row
 ///    above), weighted by its orbit (8, 4 or 2), and the other outer lines are kept farther than
 ///    d by [`Rule::Far`] without pre-placing their queens. Usually one queen is nearest (orbit
-///    8); ties are a few percent of the work.
+///    8).
 pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
     let n = b.n;
     if n == 1 {

@@ -147,11 +147,6 @@ pub fn count(n: u32, start: Partial) -> u64 {
     search_in::<_, false>(n, &AllRows(board_mask(n)), start).solutions
 }
 
-/// Counts the completions of `start` and the queens placed on the way.
-pub fn count_with_nodes(n: u32, start: Partial) -> Search {
-    search_in::<_, true>(n, &AllRows(board_mask(n)), start)
-}
-
 /// Counts the completions of `start` using only the squares `rows` allows, and the queens
 /// placed when `count_nodes` is set.
 pub fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: bool) -> Search {
@@ -304,7 +299,7 @@ mod tests {
 
     #[test]
     fn node_counter_does_not_change_the_count() {
-        let s = count_with_nodes(10, Partial::EMPTY);
+        let s = search(10, &AllRows(board_mask(10)), Partial::EMPTY, true);
         assert_eq!(s.solutions, 724);
         assert!(s.nodes > s.solutions);
     }

@@ -266,33 +266,19 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
 }
 
 /// Counts every solution of the `n`-queens problem.
+///
+/// The one-shot form of [`run::count`]: no checkpoint, nothing that stops it early.
 pub fn count(n: u32, options: &Options) -> Result<Counts, Error> {
-    count_observed(n, options, &engine::Unobserved)
-}
-
-/// [`count`], telling `observer` of every finished subproblem.
-pub fn count_observed(n: u32, options: &Options, observer: &dyn Observer) -> Result<Counts, Error> {
     let plan = plan(n, options)?;
     let how = engine::Execution {
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
-    let outcome = engine::execute(&plan, &|_| true, how, observer)?;
-    if !outcome.complete {
-        return Err(Error::Interrupted {
-            done: outcome.tally.subproblems,
-            of: plan.len(),
-        });
-    }
-    Ok(Counts {
-        n,
-        total: outcome.tally.total,
-        unique: burnside::unique(n, outcome.tally.total),
-        nodes: options.count_nodes.then_some(outcome.tally.nodes),
-        engine: plan.engine(),
-        threads: options.threads,
-        subproblems: plan.len(),
-        split_depth: plan.split_depth(),
+    let outcome = engine::execute(&plan, &|_| true, how, &engine::Unobserved)?;
+    let finished = run::Finished {
+        tally: outcome.tally,
+        resumed: 0,
         elapsed: outcome.elapsed,
-    })
+    };
+    Ok(finished.counts(&plan, options.threads, options.count_nodes))
 }

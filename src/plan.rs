@@ -119,8 +119,9 @@ impl Subproblem {
             .enumerate()
             .take_while(|(i, q)| usize::from(q.0) == *i)
             .count();
-        let cols: Vec<u8> = queens[..top].iter().map(|q| q.1).collect();
-        let start = Partial::from_queens(n, &cols).expect("a plan holds only legal boards");
+        let start = queens[..top]
+            .iter()
+            .fold(Partial::EMPTY, |p, q| p.place(u32::from(q.1)));
         if top == queens.len() && self.rule == Rule::Free {
             return (start, None);
         }
