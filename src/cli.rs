@@ -456,21 +456,25 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<i64>() {
-        Ok(t) if t >= 1 => usize::try_from(t).map_err(|_| format!("{t} threads is too many")),
-        Ok(t) => Err(format!("the number of threads must be at least 1, got {t}")),
-        Err(_) => Err(format!(
-            "'{s}' is not a number of threads: expected a whole number, 1 or more"
-        )),
-    }
+    at_least_one(s, "the number of threads", "1", "threads")
 }
 
 fn parse_limit(s: &str) -> Result<u64, String> {
+    at_least_one(s, "the limit", "1 solution", "solutions")
+}
+
+/// A whole number of `unit`, 1 or more; `what` and `least` word the error when it is smaller.
+fn at_least_one<T: TryFrom<i128>>(
+    s: &str,
+    what: &str,
+    least: &str,
+    unit: &str,
+) -> Result<T, String> {
     match s.trim().parse::<i128>() {
-        Ok(k) if k >= 1 => u64::try_from(k).map_err(|_| format!("{k} solutions is too many")),
-        Ok(k) => Err(format!("the limit must be at least 1 solution, got {k}")),
+        Ok(k) if k >= 1 => T::try_from(k).map_err(|_| format!("{k} {unit} is too many")),
+        Ok(k) => Err(format!("{what} must be at least {least}, got {k}")),
         Err(_) => Err(format!(
-            "'{s}' is not a number of solutions: expected a whole number, 1 or more"
+            "'{s}' is not a number of {unit}: expected a whole number, 1 or more"
         )),
     }
 }
