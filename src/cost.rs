@@ -9,7 +9,7 @@
 //! true share of work done, over every prefix of the plan, from about 7% (plain counting) to
 //! about 1%.
 
-use crate::kernel::{board_mask, Rows};
+use crate::kernel::{board_mask, Partial, RowMasks, Rows};
 use crate::plan::{Plan, Subproblem};
 
 /// Random paths per plan, shared among its subproblems (between 4 and 64 each).
@@ -34,10 +34,29 @@ pub fn estimate(plan: &Plan) -> Vec<f64> {
 pub fn tree_size(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
     let n = plan.n();
     let (start, masks) = sub.start(n);
-    let allowed = |row: u32| masks.as_ref().map_or(board_mask(n), |m| m.allowed(row));
+    walks(
+        n,
+        start,
+        masks.as_ref(),
+        u64::from(n) << 48 ^ sub.id as u64,
+        probes,
+    )
+}
+
+/// Knuth's estimate of the nodes below `start` on an `n`-board, using only the squares `masks`
+/// allows (every square when `None`): the sum of the sizes of `probes` random paths drawn from
+/// a generator seeded by `seed`.
+pub(crate) fn walks(
+    n: u32,
+    start: Partial,
+    masks: Option<&RowMasks>,
+    seed: u64,
+    probes: u32,
+) -> u128 {
+    let allowed = |row: u32| masks.map_or(board_mask(n), |m| m.allowed(row));
     // Columns no later row can fill end the walk, as they end the kernel's search.
-    let reach = |row: u32| masks.as_ref().map_or(board_mask(n), |m| m.reach(row));
-    let mut rng = SplitMix64(u64::from(n) << 48 ^ sub.id as u64);
+    let reach = |row: u32| masks.map_or(board_mask(n), |m| m.reach(row));
+    let mut rng = SplitMix64(seed);
     let mut sum = 0u128;
     for _ in 0..probes {
         let (mut board, mut width, mut size) = (start, 1u128, 1u128);

@@ -104,6 +104,21 @@ impl Rule {
 }
 
 impl Subproblem {
+    /// Subproblem `id`: `queens` (at most [`MAX_SPLIT_DEPTH`] + 4, none attacking another)
+    /// pre-placed, and `rule`.
+    pub(crate) fn new(id: usize, queens: &[Queen], weight: u32, rule: Rule) -> Subproblem {
+        let mut sorted = [(0, 0); MAX_QUEENS];
+        sorted[..queens.len()].copy_from_slice(queens);
+        sorted[..queens.len()].sort_unstable();
+        Subproblem {
+            id,
+            weight,
+            rule,
+            len: queens.len() as u8,
+            queens: sorted,
+        }
+    }
+
     /// The pre-placed queens as `(row, column)`, by row.
     pub fn queens(&self) -> &[Queen] {
         &self.queens[..usize::from(self.len)]
@@ -324,16 +339,8 @@ impl Builder {
                 max: MAX_SUBPROBLEMS,
             });
         }
-        let mut sorted = [(0, 0); MAX_QUEENS];
-        sorted[..queens.len()].copy_from_slice(queens);
-        sorted[..queens.len()].sort_unstable();
-        self.out.push(Subproblem {
-            id: self.out.len(),
-            weight,
-            rule,
-            len: queens.len() as u8,
-            queens: sorted,
-        });
+        self.out
+            .push(Subproblem::new(self.out.len(), queens, weight, rule));
         Ok(())
     }
 
