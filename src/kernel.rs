@@ -205,19 +205,21 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             if NODES {
                 found.nodes += 1;
             }
-            if mask & !nc & !rows.reach(row) != 0 {
-                continue;
-            }
             if row == last {
-                let tail = last_two::<NODES>(mask, rows, n, nc, nl, nr);
-                found.solutions += tail.solutions;
-                found.nodes += tail.nodes;
+                if mask & !nc & !rows.reach(row) == 0 {
+                    let tail = last_two::<NODES>(mask, rows, n, nc, nl, nr);
+                    found.solutions += tail.solutions;
+                    found.nodes += tail.nodes;
+                }
                 continue;
             }
             // Look ahead: the next row needs a free square, and the one after it a square this
             // queen leaves open. Dead ends die here, before a push.
             let next = free(row + 1, nc, nl, nr);
             if next == 0 {
+                continue;
+            }
+            if mask & !nc & !rows.reach(row) != 0 {
                 continue;
             }
             let i = sp & 31;
