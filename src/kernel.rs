@@ -221,16 +221,25 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
         mut rd,
     } = start;
     let mut avail = free(row, cols, ld, rd);
+    // The free squares of the next two rows as the queens above `row` leave them: what a queen
+    // of `row` takes from them is then a few operations on its own bit.
+    let ahead = |row: u32, cols: u32, ld: u32, rd: u32| {
+        (
+            rows.allowed(row + 1) & !(cols | ld << 1 | rd >> 1),
+            rows.allowed(row + 2) & !(cols | ld << 2 | rd >> 2),
+        )
+    };
+    let (mut one, mut two) = ahead(row, cols, ld, rd);
     let mut found = Search::default();
     loop {
         if avail != 0 {
             let bit = avail & avail.wrapping_neg();
             avail ^= bit;
-            let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
             if NODES {
                 found.nodes += 1;
             }
             if row == last {
+                let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
                 if mask & !nc & !rows.reach(row) == 0 {
                     let tail = last_two::<NODES>(mask, rows, n, nc, nl, nr);
                     found.solutions += tail.solutions;
@@ -241,13 +250,12 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             // Look ahead two rows: keep the squares of the next row whose queen leaves the row
             // after it a free square. A queen with none left dies here, before a push, and the
             // squares sifted out are never tried (nor counted as placed).
-            let next = viable(
-                free(row + 1, nc, nl, nr),
-                rows.allowed(row + 2) & !(nc | nl << 1 | nr >> 1),
-            );
+            let below = two & !(bit | bit << 2 | bit >> 2);
+            let next = viable(one & !(bit | bit << 1 | bit >> 1), below);
             if next == 0 {
                 continue;
             }
+            let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
             if mask & !nc & !rows.reach(row) != 0 {
                 continue;
             }
@@ -255,6 +263,8 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]) = (avail, cols, ld, rd, row);
             sp += usize::from(avail != 0);
             (cols, ld, rd, row, avail) = (nc, nl, nr, row + 1, next);
+            // `row` is at most `last` here, so row + 2 is still on the board.
+            (one, two) = (below, rows.allowed(row + 2) & !(cols | ld << 2 | rd >> 2));
         } else {
             if sp == 0 {
                 break;
@@ -262,6 +272,7 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             sp -= 1;
             let i = sp & 31;
             (avail, cols, ld, rd, row) = (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]);
+            (one, two) = ahead(row, cols, ld, rd);
         }
     }
     found
