@@ -205,15 +205,14 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
     }
     // The row whose placement leaves only rows n - 2 and n - 1 empty.
     let last = n - 3;
-    // Saved rows that still have untried squares, as plain arrays so each push and pop stays
-    // scalar moves. A row with no square left is never pushed (its slot is overwritten), so a
-    // pop always resumes real work and the stack holds at most one frame per row.
+    // Saved rows, one slot per row, as plain arrays so each save and restore stays scalar
+    // moves; bit r of `pending` says row r still has untried squares. A backtrack resumes the
+    // deepest such row (the highest bit) at once, however many rows it climbs.
     let mut st_avail = [0u32; 32];
     let mut st_cols = [0u32; 32];
     let mut st_ld = [0u32; 32];
     let mut st_rd = [0u32; 32];
-    let mut st_row = [0u32; 32];
-    let mut sp = 0usize;
+    let mut pending = 0u32;
     let Partial {
         mut row,
         mut cols,
@@ -259,19 +258,20 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             if mask & !nc & !rows.reach(row) != 0 {
                 continue;
             }
-            let i = sp & 31;
-            (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]) = (avail, cols, ld, rd, row);
-            sp += usize::from(avail != 0);
+            let i = (row & 31) as usize;
+            (st_avail[i], st_cols[i], st_ld[i], st_rd[i]) = (avail, cols, ld, rd);
+            pending |= u32::from(avail != 0) << (row & 31);
             (cols, ld, rd, row, avail) = (nc, nl, nr, row + 1, next);
             // `row` is at most `last` here, so row + 2 is still on the board.
             (one, two) = (below, rows.allowed(row + 2) & !(cols | ld << 2 | rd >> 2));
         } else {
-            if sp == 0 {
+            if pending == 0 {
                 break;
             }
-            sp -= 1;
-            let i = sp & 31;
-            (avail, cols, ld, rd, row) = (st_avail[i], st_cols[i], st_ld[i], st_rd[i], st_row[i]);
+            row = 31 - pending.leading_zeros();
+            pending ^= 1 << row;
+            let i = row as usize;
+            (avail, cols, ld, rd) = (st_avail[i], st_cols[i], st_ld[i], st_rd[i]);
             (one, two) = ahead(row, cols, ld, rd);
         }
     }
