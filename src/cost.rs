@@ -55,14 +55,14 @@ pub(crate) fn walks(
 ) -> u128 {
     let allowed = |row: u32| masks.map_or(board_mask(n), |m| m.allowed(row));
     // Columns no later row can fill end the walk, as they end the kernel's search.
-    let reach = |row: u32| masks.map_or(board_mask(n), |m| m.reach(row));
+    let stuck = |row: u32| masks.map_or(0, |m| m.stuck(row));
     let mut rng = SplitMix64(seed);
     let mut sum = 0u128;
     for _ in 0..probes {
         let (mut board, mut width, mut size) = (start, 1u128, 1u128);
         loop {
             let mut free = board.free(n) & allowed(board.row);
-            if board.row > 0 && board_mask(n) & !board.cols & !reach(board.row - 1) != 0 {
+            if board.row > 0 && stuck(board.row - 1) & !board.cols != 0 {
                 free = 0;
             }
             let choices = free.count_ones();

@@ -93,10 +93,10 @@ pub struct Search {
 pub trait Rows {
     /// The squares of `row` that may hold a queen.
     fn allowed(&self, row: u32) -> u32;
-    /// The columns some row after `row` may still fill: once the queen of `row` is placed, a
-    /// free column outside it is a dead end, found as soon as the last row that could take it
-    /// is passed.
-    fn reach(&self, row: u32) -> u32;
+    /// The columns no row after `row` may fill: once the queen of `row` is placed, a free
+    /// column among them is a dead end, found as soon as the last row that could take it is
+    /// passed.
+    fn stuck(&self, row: u32) -> u32;
 }
 
 /// Every square of every row of an `n`-board.
@@ -109,8 +109,8 @@ impl Rows for AllRows {
         self.0
     }
     #[inline(always)]
-    fn reach(&self, _row: u32) -> u32 {
-        self.0
+    fn stuck(&self, _row: u32) -> u32 {
+        0
     }
 }
 
@@ -118,17 +118,19 @@ impl Rows for AllRows {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RowMasks {
     allowed: [u32; 32],
-    reach: [u32; 33],
+    stuck: [u32; 32],
 }
 
 impl RowMasks {
-    /// The masks of rows 0..32 (rows past the board allow nothing).
-    pub fn new(allowed: [u32; 32]) -> RowMasks {
-        let mut reach = [0u32; 33];
+    /// The masks of rows 0..32 of an `n`-board (rows past the board allow nothing).
+    pub fn new(n: u32, allowed: [u32; 32]) -> RowMasks {
+        let mut stuck = [0u32; 32];
+        let mut reach = 0;
         for row in (0..32).rev() {
-            reach[row] = reach[row + 1] | allowed[row];
+            stuck[row] = board_mask(n) & !reach;
+            reach |= allowed[row];
         }
-        RowMasks { allowed, reach }
+        RowMasks { allowed, stuck }
     }
 }
 
@@ -138,8 +140,8 @@ impl Rows for RowMasks {
         self.allowed[(row & 31) as usize]
     }
     #[inline(always)]
-    fn reach(&self, row: u32) -> u32 {
-        self.reach[(row & 31) as usize + 1]
+    fn stuck(&self, row: u32) -> u32 {
+        self.stuck[(row & 31) as usize]
     }
 }
 
@@ -239,7 +241,7 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             }
             if row == last {
                 let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
-                if mask & !nc & !rows.reach(row) == 0 {
+                if rows.stuck(row) & !nc == 0 {
                     let tail = last_two::<NODES>(mask, rows, n, nc, nl, nr);
                     found.solutions += tail.solutions;
                     found.nodes += tail.nodes;
@@ -255,7 +257,7 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
                 continue;
             }
             let (nc, nl, nr) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
-            if mask & !nc & !rows.reach(row) != 0 {
+            if rows.stuck(row) & !nc != 0 {
                 continue;
             }
             let i = (row & 31) as usize;

@@ -147,7 +147,7 @@ impl Subproblem {
                 None => self.rule.allowed(n, row as u32) & !attacks(n, queens, row as u32),
             };
         }
-        (start, Some(RowMasks::new(masks)))
+        (start, Some(RowMasks::new(n, masks)))
     }
 }
 
