@@ -284,15 +284,17 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
 /// free squares of the row below, before that queen) open.
 ///
 /// A queen at `b` takes `b` and its two neighbours from the row below, so it empties `below`
-/// exactly when `below` lies within those three: when `b` is a neighbour of (or at) both the
-/// lowest and the highest square of `below`. No branch: the whole row is sifted at once.
+/// exactly when every square of `below` is within one column of `b`: when `b` lies between one
+/// below the highest square of `below` and one above the lowest. No branch: the whole row is
+/// sifted at once with two masks.
 #[inline(always)]
 fn viable(avail: u32, below: u32) -> u32 {
-    let near = |x: u32| x | x << 1 | x >> 1;
     let lowest = below & below.wrapping_neg();
-    let highest = 1u32.wrapping_shl(31 ^ below.leading_zeros());
-    let kill = near(lowest) & near(highest);
-    avail & !kill & u32::from(below != 0).wrapping_neg()
+    // The squares more than one below the highest of `below` (none when `below` is empty).
+    let under = (0x7FFF_FFFFu64 >> (below.leading_zeros() + 1)) as u32;
+    // Those from one below the highest to one above the lowest (all when `below` is empty).
+    let kill = (lowest << 2).wrapping_sub(1) & !under;
+    avail & !kill
 }
 
 /// Completions of a board whose only empty rows are the last two, without a branch.
