@@ -251,8 +251,8 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             // Look ahead two rows: keep the squares of the next row whose queen leaves the row
             // after it a free square. A queen with none left dies here, before a push, and the
             // squares sifted out are never tried (nor counted as placed).
-            let below = two & !(bit | bit << 2 | bit >> 2);
-            let next = viable(one & !(bit | bit << 1 | bit >> 1), below);
+            let below = two & !spread::<2>(bit);
+            let next = viable(one & !spread::<1>(bit), below);
             if next == 0 {
                 continue;
             }
@@ -278,6 +278,14 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
         }
     }
     found
+}
+
+/// The square `bit` and those `K` columns to either side: what a queen at `bit` attacks `K` rows
+/// away. One multiplication (`bit · (2^2K + 2^K + 1)`, in 64 bits so that nothing wraps) and one
+/// shift.
+#[inline(always)]
+fn spread<const K: u32>(bit: u32) -> u32 {
+    ((u64::from(bit) * ((1 << (2 * K)) + (1 << K) + 1)) >> K) as u32
 }
 
 /// The squares of `avail` (candidates for one row) whose queen leaves a square of `below` (the
