@@ -17,7 +17,7 @@
 //! solution that the symmetries carry along, and the plan uses a coarser one than the whole
 //! border: pre-placing every border would repeat the top of the search tree once per choice of
 //! the lower border queens (it placed 70% as many queens as the mirror engine at n = 15). See
-//! [`plan`] for the two families. A split depth d then pre-places rows 0..=d as well (those
+//! `plan` for the two families. A split depth d then pre-places rows 0..=d as well (those
 //! not already taken), to cut the plan finer.
 
 use crate::cost;

@@ -16,7 +16,7 @@
 //! rest of the row on an explicit stack (no recursion, no allocation), and never pushes the last
 //! row: when the queen of row n - 2 is placed, row n - 1 either has its one free square or not.
 //! This is the classic scheme of Richards (2002) and Somers' counter, written as a state machine,
-//! with a branch-free look two rows ahead ([`viable`]) and, on x86-64, a second build for the
+//! with a branch-free look two rows ahead (`viable`) and, on x86-64, a second build for the
 //! bit-manipulation instructions most CPUs since 2013 have, chosen at run time.
 
 /// Rows placed so far, as the three attack sets seen from the next row to fill.
