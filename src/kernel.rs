@@ -366,6 +366,48 @@ mod tests {
         assert_eq!(board_mask(1), 1);
     }
 
+    /// `bit` and the squares `k` columns to either side, by plain shifts.
+    fn neighbourhood(bit: u32, k: u32) -> u32 {
+        (u64::from(bit) | u64::from(bit) << k | u64::from(bit) >> k) as u32
+    }
+
+    #[test]
+    fn spread_is_the_square_and_its_neighbours_k_columns_away() {
+        for col in 0..32 {
+            let bit = 1u32 << col;
+            assert_eq!(spread::<1>(bit), neighbourhood(bit, 1), "column {col}");
+            assert_eq!(spread::<2>(bit), neighbourhood(bit, 2), "column {col}");
+        }
+    }
+
+    #[test]
+    fn viable_keeps_exactly_the_squares_that_leave_the_row_below_open() {
+        // Every set of free squares below within three columns of the queen, with and without a
+        // far one, across the whole word (the edges are where shifts go wrong).
+        for col in 0..32u32 {
+            let bit = 1u32 << col;
+            let window: Vec<u32> = (col.saturating_sub(3)..=(col + 3).min(31)).collect();
+            for subset in 0u32..1 << window.len() {
+                let near = window
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| subset >> i & 1 == 1)
+                    .fold(0u32, |acc, (_, &c)| acc | 1 << c);
+                let far = 1u32 << ((col + 16) % 32);
+                for below in [near, near | far] {
+                    let open = below & !neighbourhood(bit, 1) != 0;
+                    assert_eq!(
+                        viable(bit, below),
+                        if open { bit } else { 0 },
+                        "{col} {below:#x}"
+                    );
+                }
+            }
+        }
+        // A whole row at once: each square is kept or dropped on its own.
+        assert_eq!(viable(0b1111_0000, 0b0010_0000), 0b1000_0000);
+    }
+
     #[test]
     fn node_counter_does_not_change_the_count() {
         let s = search(10, &AllRows(board_mask(10)), Partial::EMPTY, true);
