@@ -264,8 +264,9 @@ fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Se
             (st_avail[i], st_cols[i], st_ld[i], st_rd[i]) = (avail, cols, ld, rd);
             pending |= u32::from(avail != 0) << (row & 31);
             (cols, ld, rd, row, avail) = (nc, nl, nr, row + 1, next);
-            // `row` is at most `last` here, so row + 2 is still on the board.
-            (one, two) = (below, rows.allowed(row + 2) & !(cols | ld << 2 | rd >> 2));
+            // `row` is at most `last` here, so row + 2 is still on the board; the row below
+            // it is `below` already.
+            (one, two) = (below, ahead(row, cols, ld, rd).1);
         } else {
             if pending == 0 {
                 break;
