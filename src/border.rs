@@ -130,18 +130,21 @@ pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
     Ok(())
 }
 
-/// Random paths per image when choosing which image of a class to search.
-const ORIENT_PROBES: u32 = 256;
-
 /// The image of a class of nearest queens to pre-place, with its rule: the one whose search
 /// Knuth's estimator finds smallest (the first such in [`Symmetry::ALL`] order).
 ///
 /// Every image stands for the same solutions, but the top-down search prunes early only what
-/// the first rows see: at n = 13..16 the best image of each class has 12-13% fewer nodes in all
-/// than the largest one, and the images 256 paths per image choose place at most 1.1% more in
-/// all than the best of every class (exact counts of all 8 images at n = 14..16; the simple
-/// scores tried, such as counting the forbidden squares of the first rows, did worse than no
-/// choice).
+/// the first rows see: at n = 13..16 the best image of each class had 12–14% fewer nodes in all
+/// than the largest one (with the kernel before its two-row look-ahead), and the images chosen
+/// here place at most 1.3% more in all than the best of every class (exact counts of all 8
+/// images at n = 14..16, current kernel; the simple scores tried, such as counting the
+/// forbidden squares of the first rows, did worse than no choice).
+///
+/// Only the 4 rotations are walked, 512 paths each from n = 14: the other 4 images are their
+/// left-right mirrors, which keep the order of the rows and so the size of the search. (At
+/// n = 17 the images chosen with 4 × 512 paths place 1,031.9 M queens, with 8 × 256 paths
+/// 1,032.8 M, with 4 × 256 paths 1,047.9 M.) The paths cost about n steps each, so smaller
+/// boards, whose whole count takes about as long as the walks, take fewer.
 fn orient(n: u8, d: u8, images: &[Vec<Queen>; 8]) -> (Vec<Queen>, Rule) {
     let rule = |image: &[Queen]| {
         let taken = image.iter().fold(0, |t, &q| t | 1 << line(n, q));
@@ -150,15 +153,16 @@ fn orient(n: u8, d: u8, images: &[Vec<Queen>; 8]) -> (Vec<Queen>, Rule) {
             free: 0b1111 & !taken,
         }
     };
+    let probes = (1u32 << n.saturating_sub(5).min(9)).max(16);
     let seed = u64::from(n) << 48 ^ u64::from(d) << 40;
-    let image = images
+    let image = images[..4]
         .iter()
         .min_by_key(|image| {
             let sub = Subproblem::new(0, image, 1, rule(image));
             let (start, masks) = sub.start(u32::from(n));
-            cost::walks(u32::from(n), start, masks.as_ref(), seed, ORIENT_PROBES)
+            cost::walks(u32::from(n), start, masks.as_ref(), seed, probes)
         })
-        .expect("8 images");
+        .expect("4 rotations");
     (image.clone(), rule(image))
 }
 
