@@ -62,13 +62,9 @@ fn threads_and_split_depth_do_not_change_the_count() {
 }
 
 #[test]
-fn the_embedded_table_agrees_with_the_shared_reference() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/counts.csv"
-    );
-    let text =
-        std::fs::read_to_string(path).expect("../shared/reference/counts.csv is beside the repo");
+fn the_embedded_table_agrees_with_the_reference_file() {
+    // tests/data/counts.csv: OEIS A000170 and A002562, kept in the repository.
+    let text = include_str!("../data/counts.csv");
     let mut rows = 0;
     for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
         let f: Vec<u128> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
@@ -77,6 +73,31 @@ fn the_embedded_table_agrees_with_the_shared_reference() {
         rows += 1;
     }
     assert_eq!(rows, known::table().len());
+}
+
+/// The yardstick of the README's "× baseline" figures, `benches/baseline/baseline.c`, builds
+/// with the system's C compiler and counts right.
+#[test]
+fn the_baseline_counter_builds_and_matches_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("baseline");
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/baseline/baseline.c");
+    let built = std::process::Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(source)
+        .status()
+        .expect("a C compiler, cc, is installed (.ci/run installs gcc)");
+    assert!(built.success(), "cc failed on {source}");
+    for n in 1..=12 {
+        let out = std::process::Command::new(&exe)
+            .arg(n.to_string())
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let total = known::known(n).unwrap().total;
+        assert_eq!(text.trim(), format!("N={n} total={total}"), "n = {n}");
+    }
 }
 
 #[test]
