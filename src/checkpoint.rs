@@ -1,23 +1,29 @@
 //! Checkpoint files: a journal of finished subproblems that lets a long run survive a crash.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //! UTF-8 text, one item per line. The first line is the header: the run it belongs to, as
 //! `key=value` fields, and the CRC-32 of the text before ` crc=`:
 //!
 //! ```text
-//! nqueens-checkpoint format=1 program=0.1.0 n=16 engine=mirror split-depth=3 subproblems=1118 plan=5ab1e2c3 nodes=no selection=all crc=0f1e2d3c
+//! nqueens-checkpoint format=2 program=0.1.0 n=16 engine=mirror split-depth=3 subproblems=1118 plan=5ab1e2c3 nodes=no selection=all crc=0f1e2d3c
 //! 17 10452 0 8e2f00a1
 //! 3 8120 0 31c07b9e
 //! ```
 //!
 //! Every other line records one finished subproblem: its id, its solutions and its nodes (0 unless
-//! nodes were counted) in decimal, and the CRC-32 of `"id solutions nodes"` in 8 hex digits.
-//! Records come in the order the subproblems finished. `plan` is a CRC-32 of every subproblem of
-//! the plan, so a plan built differently (another program, another machine word) is not mixed up
-//! with this one even when its parameters look alike.
+//! nodes were counted) in decimal, and the CRC-32 of `"plan id solutions nodes"` in 8 hex digits,
+//! where `plan` is the header's plan fingerprint. Records come in the order the subproblems
+//! finished. The fingerprint ([`Plan::fingerprint`]) covers every subproblem of the plan, so a
+//! plan built differently (another program, another machine word) is not mixed up with this one
+//! even when its parameters look alike, and a record copied in from another plan's checkpoint
+//! fails its checksum.
 //!
 //! # Integrity
-//! - The header is written to `FILE.tmp`, synced and renamed, so `FILE` never holds half a header.
+//! - A run takes an exclusive lock on the file (`flock`) for as long as it writes it: a second
+//!   run on the same file (a requeued job while the old one still lives) is refused, naming the
+//!   process that holds it, before it reads or writes anything.
+//! - A file that holds only the start of this run's header (a crash while it was being written,
+//!   before any record could be) is written anew.
 //! - A last line without its newline is a record torn by a crash: it is dropped (cut off the file)
 //!   and its subproblem is done again.
 //! - Any other line that does not parse or whose checksum is wrong is an error naming its line;
@@ -33,7 +39,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -45,7 +51,7 @@ use crate::kernel::Search;
 use crate::plan::Plan;
 
 /// The version of the file format this program reads and writes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// How often the writer thread appends the records handed in to the file.
 pub const WRITE_EVERY: Duration = Duration::from_millis(100);
 /// The longest a record written to the file waits before it is synced to disk.
@@ -80,6 +86,14 @@ pub enum Error {
         /// What differs, e.g. `n is 16 in the file but 17 here`.
         differences: String,
     },
+    /// Another process is writing the file.
+    #[error("checkpoint {path} is in use by {holder}: two runs must not share one checkpoint; wait for that run to end or stop it (it saves its work on SIGTERM), then run this again")]
+    Locked {
+        /// The checkpoint.
+        path: PathBuf,
+        /// Who holds it, as far as this machine can tell.
+        holder: String,
+    },
     /// A line is damaged, and it is not a torn last line.
     #[error("checkpoint {path} is damaged at line {line}: {why}; it cannot be trusted (move it away to start over)")]
     Damaged {
@@ -97,14 +111,15 @@ pub enum Error {
 pub struct Identity {
     fields: Vec<(String, String)>,
     subproblems: usize,
+    /// [`Plan::fingerprint`]: every record's checksum covers it.
+    plan: u32,
 }
 
 impl Identity {
     /// The identity of a run of `plan` that counts the subproblems `selection` names, with or
     /// without nodes.
     pub fn new(plan: &Plan, count_nodes: bool, selection: &str) -> Identity {
-        let mut fingerprint = crc32fast::Hasher::new();
-        std::hash::Hash::hash(plan.subproblems(), &mut fingerprint);
+        let fingerprint = plan.fingerprint();
         let fields = [
             ("format", FORMAT.to_string()),
             ("program", env!("CARGO_PKG_VERSION").to_string()),
@@ -112,13 +127,14 @@ impl Identity {
             ("engine", plan.engine().name().to_string()),
             ("split-depth", plan.split_depth().to_string()),
             ("subproblems", plan.len().to_string()),
-            ("plan", format!("{:08x}", fingerprint.finalize())),
+            ("plan", format!("{fingerprint:08x}")),
             ("nodes", if count_nodes { "yes" } else { "no" }.to_string()),
             ("selection", selection.to_string()),
         ];
         Identity {
             fields: fields.map(|(k, v)| (k.to_string(), v)).to_vec(),
             subproblems: plan.len(),
+            plan: fingerprint,
         }
     }
 
@@ -190,16 +206,6 @@ pub struct Saved {
     valid_len: u64,
 }
 
-/// Reads and checks the checkpoint at `path`, which must belong to `identity`.
-pub fn read(path: &Path, identity: &Identity) -> Result<Saved, Error> {
-    let bytes = fs::read(path).map_err(|source| Error::Io {
-        action: "read",
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse(&bytes, identity).map_err(|e| e.at(path))
-}
-
 /// A checkpoint error before it knows its file's name.
 enum Problem {
     NotACheckpoint,
@@ -241,7 +247,7 @@ fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
                 return Err(Problem::OtherRun(differences));
             }
         } else {
-            let (id, found) = parse_record(line, identity.subproblems).map_err(damaged)?;
+            let (id, found) = parse_record(line, identity).map_err(damaged)?;
             match saved.finished.insert(id, found) {
                 Some(earlier) if earlier != found => {
                     return Err(damaged(format!(
@@ -264,12 +270,21 @@ fn record_body(id: usize, found: &Search) -> String {
     format!("{id} {} {}", found.solutions, found.nodes)
 }
 
-fn record_line(id: usize, found: &Search) -> String {
-    let body = record_body(id, found);
-    format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
+/// The checksum of a record of the plan with fingerprint `plan`.
+fn record_crc(plan: u32, body: &str) -> String {
+    format!(
+        "{:08x}",
+        crc32fast::hash(format!("{plan:08x} {body}").as_bytes())
+    )
 }
 
-fn parse_record(line: &str, subproblems: usize) -> Result<(usize, Search), String> {
+fn record_line(plan: u32, id: usize, found: &Search) -> String {
+    let body = record_body(id, found);
+    format!("{body} {}\n", record_crc(plan, &body))
+}
+
+fn parse_record(line: &str, identity: &Identity) -> Result<(usize, Search), String> {
+    let subproblems = identity.subproblems;
     let fields: Vec<&str> = line.split(' ').collect();
     let [id, solutions, nodes, crc] = fields[..] else {
         return Err(format!(
@@ -290,13 +305,11 @@ fn parse_record(line: &str, subproblems: usize) -> Result<(usize, Search), Strin
             subproblems.saturating_sub(1)
         ))?;
     let found = Search { solutions, nodes };
-    if crc
-        != format!(
-            "{:08x}",
-            crc32fast::hash(record_body(id, &found).as_bytes())
-        )
-    {
-        return Err("the record's checksum does not match".to_string());
+    if crc != record_crc(identity.plan, &record_body(id, &found)) {
+        return Err(
+            "the record's checksum does not match (a damaged record, or one from another plan)"
+                .to_string(),
+        );
     }
     Ok((id, found))
 }
@@ -318,8 +331,9 @@ struct Queue {
 }
 
 impl Writer {
-    /// Opens the checkpoint at `path` for a run of `identity`: reads back what it holds, or
-    /// creates it with its header when there is no such file.
+    /// Opens the checkpoint at `path` for a run of `identity`, locked against other runs: reads
+    /// back what it holds, or writes its header when there is no such file (or only a header
+    /// torn by a crash).
     ///
     /// A torn last record is cut off the file, so the records appended next stay whole.
     pub fn open(path: &Path, identity: &Identity) -> Result<(Writer, Saved), Error> {
@@ -331,40 +345,59 @@ impl Writer {
                 source,
             }
         };
-        let saved = match fs::metadata(path) {
+        match fs::metadata(path) {
             // A device or a directory is no checkpoint (and /dev/zero would never end).
             Ok(meta) if !meta.is_file() => {
                 return Err(Error::NotACheckpoint {
                     path: path.to_path_buf(),
                 })
             }
-            Ok(_) => read(path, identity)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                create(path, identity).map_err(io_error("create"))?;
-                Saved {
-                    valid_len: identity.header().len() as u64,
-                    ..Saved::default()
-                }
-            }
-            Err(e) => return Err(io_error("read")(e)),
-        };
-        let file = OpenOptions::new()
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error("read")(e)),
+            _ => {}
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
             .write(true)
+            .create(true)
+            .truncate(false)
             .open(path)
-            .and_then(|file| {
-                file.set_len(saved.valid_len)?;
-                file.sync_data()?;
-                Ok(file)
-            })
             .map_err(io_error("open"))?;
+        lock_file(&file, path)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io_error("read"))?;
+        let header = identity.header();
+        let saved = if !bytes.contains(&b'\n') && header.as_bytes().starts_with(&bytes) {
+            // New, or only the start of this run's header: nothing can be lost.
+            file.set_len(0)
+                .and_then(|()| file.seek(io::SeekFrom::Start(0)))
+                .and_then(|_| file.write_all(header.as_bytes()))
+                .and_then(|()| file.sync_all())
+                .map_err(io_error("create"))?;
+            crate::files::sync_dir(
+                path.parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or(Path::new(".")),
+            );
+            Saved {
+                valid_len: header.len() as u64,
+                ..Saved::default()
+            }
+        } else {
+            let saved = parse(&bytes, identity).map_err(|e| e.at(path))?;
+            file.set_len(saved.valid_len)
+                .and_then(|()| file.sync_data())
+                .map_err(io_error("open"))?;
+            saved
+        };
         let queue = Arc::new(Queue::default());
         let (running, stopped) = mpsc::channel();
+        let plan = identity.plan;
         let thread = {
             let queue = Arc::clone(&queue);
             std::thread::Builder::new()
                 .name("nqueens-checkpoint".to_string())
                 .spawn(move || {
-                    let result = write_records(file, saved.valid_len, &queue, &stopped);
+                    let result = write_records(file, saved.valid_len, plan, &queue, &stopped);
                     queue.failed.store(result.is_err(), Ordering::Relaxed);
                     result
                 })
@@ -424,22 +457,57 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Writes the header to `path.tmp`, syncs it and renames it to `path`.
-fn create(path: &Path, identity: &Identity) -> io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut file = File::create(&tmp)?;
-    file.write_all(identity.header().as_bytes())?;
-    file.sync_all()?;
-    fs::rename(&tmp, path)?;
-    // Make the new name durable too (not possible, nor needed, everywhere).
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let _ = File::open(dir).and_then(|d| d.sync_all());
-    } else {
-        let _ = File::open(".").and_then(|d| d.sync_all());
+/// Takes the exclusive lock of the open checkpoint `file` (held until it is closed), or says who
+/// holds it.
+fn lock_file(file: &File, path: &Path) -> Result<(), Error> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(fs::TryLockError::WouldBlock) => Err(Error::Locked {
+            path: path.to_path_buf(),
+            holder: holder(file).unwrap_or_else(|| {
+                "another process (on another machine, if the file is on a shared file system)"
+                    .to_string()
+            }),
+        }),
+        Err(fs::TryLockError::Error(source)) => Err(Error::Io {
+            action: "lock",
+            path: path.to_path_buf(),
+            source,
+        }),
     }
-    Ok(())
+}
+
+/// The process of this machine that holds the `flock` of `file`, from `/proc/locks`, with its
+/// command line: `process 1234 (nqueens count 22 --checkpoint n22.ckpt)`.
+fn holder(file: &File) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata().ok()?;
+    let dev = meta.dev();
+    let (major, minor) = (
+        (dev >> 8) & 0xfff | (dev >> 32) & !0xfff,
+        dev & 0xff | (dev >> 12) & !0xff,
+    );
+    let id = format!("{major:02x}:{minor:02x}:{}", meta.ino());
+    let locks = fs::read_to_string("/proc/locks").ok()?;
+    // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"
+    let pid = locks.lines().find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        (f.get(1) == Some(&"FLOCK") && f.get(5) == Some(&id.as_str())).then(|| f.get(4).copied())?
+    })?;
+    let command = fs::read(format!("/proc/{pid}/cmdline"))
+        .ok()
+        .map(|raw| {
+            String::from_utf8_lossy(&raw)
+                .split('\0')
+                .filter(|a| !a.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|c| !c.is_empty());
+    Some(match command {
+        Some(command) => format!("process {pid} ({command})"),
+        None => format!("process {pid}"),
+    })
 }
 
 /// The writer thread: appends the queue every [`WRITE_EVERY`], syncs within [`SYNC_EVERY`], and
@@ -447,10 +515,10 @@ fn create(path: &Path, identity: &Identity) -> io::Result<()> {
 fn write_records(
     mut file: File,
     at: u64,
+    plan: u32,
     queue: &Queue,
     running: &mpsc::Receiver<()>,
 ) -> io::Result<()> {
-    use std::io::Seek;
     file.seek(io::SeekFrom::Start(at))?;
     let mut out = BufWriter::new(file);
     let mut batch = Vec::new();
@@ -463,7 +531,7 @@ fn write_records(
         std::mem::swap(&mut *lock(&queue.records), &mut batch);
         if !batch.is_empty() {
             for (id, found) in batch.drain(..) {
-                out.write_all(record_line(id, &found).as_bytes())?;
+                out.write_all(record_line(plan, id, &found).as_bytes())?;
             }
             out.flush()?;
             unsynced_since.get_or_insert_with(Instant::now);
@@ -494,6 +562,7 @@ mod tests {
         let mut text = identity().header();
         for &(id, solutions) in records {
             text += &record_line(
+                identity().plan,
                 id,
                 &Search {
                     solutions,
@@ -540,7 +609,7 @@ mod tests {
         assert_eq!(damaged_line(&text.replacen("\n3 7 ", "\n3 8 ", 1)), 2);
         assert_eq!(damaged_line(&text.replacen("\n0 2 0", "\n0 2", 1)), 3);
         assert_eq!(damaged_line(&(file(&[(2, 1)]) + "garbage\n")), 3);
-        assert_eq!(damaged_line(&text.replacen("format=1", "format=2", 1)), 1);
+        assert_eq!(damaged_line(&text.replacen("format=2", "format=3", 1)), 1);
         assert_eq!(damaged_line(&file(&[(99, 1)])), 2); // not in the plan
     }
 
@@ -549,6 +618,65 @@ mod tests {
         let saved = accepted(&file(&[(3, 7), (3, 7)]));
         assert_eq!(saved.finished.len(), 1);
         assert_eq!(damaged_line(&file(&[(3, 7), (3, 6)])), 3);
+    }
+
+    #[test]
+    fn a_record_from_another_plan_fails_its_checksum() {
+        let other = Plan::new(crate::Engine::Mirror, 8, 3)
+            .unwrap()
+            .fingerprint();
+        assert_ne!(other, identity().plan);
+        let found = Search {
+            solutions: 7,
+            nodes: 0,
+        };
+        let spliced = identity().header() + &record_line(other, 3, &found);
+        assert_eq!(damaged_line(&spliced), 2);
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_and_told_who_holds_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ck");
+        let (first, _) = Writer::open(&path, &identity()).unwrap();
+        let refused = Writer::open(&path, &identity()).err().expect("refused");
+        let text = refused.to_string();
+        assert!(matches!(refused, Error::Locked { .. }), "{text}");
+        assert!(
+            text.contains(&format!("is in use by process {}", std::process::id())),
+            "{text}"
+        );
+        first.finish().unwrap();
+        // Released with the writer.
+        let (again, saved) = Writer::open(&path, &identity()).unwrap();
+        assert!(saved.finished.is_empty());
+        again.finish().unwrap();
+    }
+
+    #[test]
+    fn a_header_torn_by_a_crash_is_written_anew() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ck");
+        let header = identity().header();
+        fs::write(&path, &header[..20]).unwrap();
+        let (writer, saved) = Writer::open(&path, &identity()).unwrap();
+        writer.record(
+            2,
+            &Search {
+                solutions: 4,
+                nodes: 0,
+            },
+        );
+        writer.finish().unwrap();
+        assert!(saved.finished.is_empty());
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(&header), "{text}");
+        assert_eq!(accepted(&text).finished[&2].solutions, 4);
+        // Text of another kind, without a newline, is not taken for a torn header.
+        fs::write(&path, "my notes").unwrap();
+        let refused = Writer::open(&path, &identity()).err().expect("refused");
+        assert!(matches!(refused, Error::NotACheckpoint { .. }));
+        assert_eq!(fs::read_to_string(&path).unwrap(), "my notes");
     }
 
     #[test]

@@ -40,11 +40,13 @@ pub fn count_shard(
             out.write_all(json.as_bytes())?;
             out.flush()?;
         }
-        Some(path) => write_atomically(path, &json).map_err(|source| Error::File {
-            what: "write",
-            path: path.to_path_buf(),
-            source,
-        })?,
+        Some(path) => {
+            nqueens::files::write(path, json.as_bytes()).map_err(|source| Error::File {
+                what: "write",
+                path: path.to_path_buf(),
+                source,
+            })?
+        }
     }
     eprintln!(
         "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s with -j {} on {}{}",
@@ -58,20 +60,6 @@ pub fn count_shard(
         output.map_or(String::new(), |p| format!(" -> {}", p.display())),
     );
     Ok(Exit::Success)
-}
-
-/// Writes `text` to `path` through a temporary file beside it, so `path` never holds half a
-/// result.
-fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`

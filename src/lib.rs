@@ -17,6 +17,7 @@ pub mod burnside;
 pub mod checkpoint;
 pub mod cost;
 pub mod engine;
+pub mod files;
 pub mod join;
 pub mod kernel;
 pub mod known;

@@ -1,7 +1,8 @@
 //! Merge: checks that partial results are the K shards of one run, each exactly once, and sums them.
 //!
 //! A merge cannot be fooled: every input must parse completely as a [`PartialResult`] of the
-//! format this program reads; all must agree on format version, n, engine, plan and K; each
+//! format this program reads, with its checksum intact; all must agree on format version, n,
+//! engine, plan (its fingerprint too) and K; each
 //! shard's subproblems must be those the [`Partition`] of that plan gives it (the count and the
 //! digest of its ids are recomputed); every shard from 1 to K must be present; a shard found twice
 //! is a warning when both copies agree and a refusal when they do not. Every refusal names the
@@ -129,16 +130,20 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
     let summaries = partition.summaries();
     let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
     for ((name, r), shard) in results.iter().zip(shards.into_iter().flatten()) {
+        let fingerprint = format!("{:08x}", plan.fingerprint());
         if plan.engine() != r.engine
             || plan.split_depth() != r.split_depth
             || plan.len() != r.plan_subproblems
+            || fingerprint != r.plan
         {
             foreign.push(format!(
-                "{name}: its plan ({} engine, depth {}, {} subproblems) is not this program's \
-                 ({} engine, depth {}, {} subproblems); it was written by nqueens {}",
+                "{name}: its plan ({} engine, depth {}, {} subproblems, fingerprint {}) is not \
+                 this program's ({} engine, depth {}, {} subproblems, fingerprint {fingerprint}); \
+                 it was written by nqueens {}",
                 r.engine,
                 r.split_depth,
                 r.plan_subproblems,
+                r.plan,
                 plan.engine(),
                 plan.split_depth(),
                 plan.len(),
@@ -208,7 +213,16 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
     }
 
     let shards: Vec<PartialResult> = by_shard.values().map(|c| c[0].1.clone()).collect();
-    let total = shards.iter().map(|r| r.total).sum();
+    let total = shards
+        .iter()
+        .try_fold(0u128, |sum, r| sum.checked_add(r.total))
+        .ok_or_else(|| {
+            Error::Malformed(vec![
+                "the shards' totals add up to more than 2^128: they cannot be counts".to_string(),
+            ])
+        })?;
+    // Each time is finite and not negative (checked when read); their sum may still be absurd.
+    let seconds: f64 = shards.iter().map(|r| r.elapsed_seconds).sum();
     let counts = Counts {
         n: first.n,
         total,
@@ -218,10 +232,7 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
         threads: shards.iter().map(|r| r.threads).max().unwrap_or(0),
         subproblems: plan.len(),
         split_depth: plan.split_depth(),
-        elapsed: shards
-            .iter()
-            .map(|r| Duration::try_from_secs_f64(r.elapsed_seconds).unwrap_or_default())
-            .sum(),
+        elapsed: Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX),
     };
     Ok(Merged {
         counts,
@@ -300,6 +311,18 @@ fn parse(inputs: &[Input]) -> Result<Vec<(String, PartialResult)>, Error> {
     let mut results = Vec::new();
     for (name, v) in values {
         match serde_json::from_value::<PartialResult>(v) {
+            Ok(r) if r.checksum != r.expected_checksum() => bad.push(format!(
+                "{name}: its checksum does not match its contents ({} recorded, {} computed): \
+                 the file was changed or damaged after its shard wrote it",
+                r.checksum,
+                r.expected_checksum()
+            )),
+            Ok(r) if !(r.elapsed_seconds.is_finite() && r.elapsed_seconds >= 0.0) => {
+                bad.push(format!(
+                    "{name}: elapsed_seconds {} is not a time",
+                    r.elapsed_seconds
+                ))
+            }
             Ok(r) => results.push((name, r)),
             Err(e) => bad.push(format!("{name} is not a complete shard result: {e}")),
         }
@@ -376,17 +399,53 @@ mod tests {
 
     #[test]
     fn an_absurd_number_of_shards_is_refused_before_anything_is_built() {
-        let mut v: Value = serde_json::from_str(&shards(8, 1)[0].text).unwrap();
-        v["shards"] = 4_000_000_000u64.into();
+        let mut r: PartialResult = serde_json::from_str(&shards(8, 1)[0].text).unwrap();
+        r.shards = 4_000_000_000;
+        r.checksum = r.expected_checksum();
         let input = Input {
             name: "big.json".into(),
-            text: v.to_string(),
+            text: r.json(),
         };
         let e = merge(&[input], 1).unwrap_err().to_string();
         assert!(
             e.contains("big.json: the number of shards must be between 1 and 10000"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_changed_digit_fails_the_checksum() {
+        let mut inputs = shards(10, 2);
+        let r: PartialResult = serde_json::from_str(&inputs[1].text).unwrap();
+        let (total, changed) = (r.total.to_string(), (r.total + 10).to_string());
+        inputs[1].text = inputs[1].text.replace(&total, &changed);
+        let e = merge(&inputs, 1).unwrap_err().to_string();
+        assert!(e.contains("s2.json: its checksum does not match"), "{e}");
+    }
+
+    #[test]
+    fn absurd_times_and_totals_are_refused_not_panicked_on() {
+        let reseal = |text: &str, edit: &dyn Fn(&mut PartialResult)| {
+            let mut r: PartialResult = serde_json::from_str(text).unwrap();
+            edit(&mut r);
+            r.checksum = r.expected_checksum();
+            r.json()
+        };
+        let mut inputs = shards(10, 2);
+        for input in &mut inputs {
+            input.text = reseal(&input.text, &|r| r.elapsed_seconds = 1e19);
+        }
+        let m = merge(&inputs, 1).unwrap();
+        assert_eq!(m.counts.total, 724);
+        assert_eq!(m.counts.elapsed, Duration::MAX);
+        for input in &mut inputs {
+            input.text = reseal(&input.text, &|r| r.total = u128::MAX - 1);
+        }
+        let e = merge(&inputs, 1).unwrap_err().to_string();
+        assert!(e.contains("more than 2^128"), "{e}");
+        inputs[0].text = reseal(&inputs[0].text, &|r| r.elapsed_seconds = -1.0);
+        let e = merge(&inputs, 1).unwrap_err().to_string();
+        assert!(e.contains("elapsed_seconds -1 is not a time"), "{e}");
     }
 
     #[test]

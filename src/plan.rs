@@ -291,6 +291,38 @@ impl Plan {
     pub fn is_empty(&self) -> bool {
         self.subproblems.is_empty()
     }
+
+    /// The plan's identity: CRC-32 of every subproblem (and, for a join plan, every unit), fed
+    /// as explicit little-endian bytes so that it is the same on every machine and with every
+    /// compiler. Checkpoints and shard results carry it, so that nothing from one plan is ever
+    /// mixed into a count of another, however alike their parameters look.
+    pub fn fingerprint(&self) -> u32 {
+        let mut h = crc32fast::Hasher::new();
+        h.update(self.engine.name().as_bytes());
+        h.update(&self.n.to_le_bytes());
+        h.update(&self.split_depth.to_le_bytes());
+        h.update(&(self.subproblems.len() as u64).to_le_bytes());
+        for sub in &self.subproblems {
+            h.update(&(sub.id as u64).to_le_bytes());
+            h.update(&sub.weight.to_le_bytes());
+            let rule = match sub.rule {
+                Rule::Free => [0, 0, 0],
+                Rule::Corner { j } => [1, j, 0],
+                Rule::Far { d, free } => [2, d, free],
+            };
+            h.update(&rule);
+            h.update(&[sub.len]);
+            for &(r, c) in sub.queens() {
+                h.update(&[r, c]);
+            }
+        }
+        for unit in self.join.iter().flat_map(|j| j.units()) {
+            h.update(&[unit.middle.map_or(0xff, |m| m)]);
+            h.update(&unit.east.to_le_bytes());
+            h.update(&unit.weight.to_le_bytes());
+        }
+        h.finalize()
+    }
 }
 
 /// The mirror plan: rows `0..depth`, left half of row 0 (or of row 1 under a middle queen).
@@ -372,6 +404,20 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fingerprint is fed explicit bytes: these values must never change, or every
+    /// checkpoint and shard result written before would be refused.
+    #[test]
+    fn fingerprints_are_pinned() {
+        let print = |engine, n, depth| Plan::new(engine, n, depth).unwrap().fingerprint();
+        assert_eq!(format!("{:08x}", print(Engine::Mirror, 8, 2)), "c9ec032b");
+        assert_eq!(
+            format!("{:08x}", print(Engine::Symmetry, 12, 3)),
+            "bdf2f1f0"
+        );
+        assert_eq!(format!("{:08x}", print(Engine::Join, 11, 0)), "6038885c");
+        assert_ne!(print(Engine::Mirror, 8, 2), print(Engine::Mirror, 8, 3));
+    }
 
     fn columns(s: &Subproblem) -> Vec<u8> {
         s.queens().iter().map(|q| q.1).collect()

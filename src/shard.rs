@@ -62,7 +62,7 @@ pub const PROBES: u32 = 256;
 /// The `format` field of a partial result.
 pub const FORMAT: &str = "nqueens-shard";
 /// The version of the partial-result format (and of the partition) this program writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Shard `index` of `count`, numbered from 1: `1/8` … `8/8`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -455,6 +455,8 @@ pub struct PartialResult {
     pub split_depth: u32,
     /// Subproblems in the whole plan.
     pub plan_subproblems: usize,
+    /// [`Plan::fingerprint`] of the plan, in 8 hex digits.
+    pub plan: String,
     /// This shard, from 1.
     pub shard: u32,
     /// K: shards in the run.
@@ -473,12 +475,42 @@ pub struct PartialResult {
     pub threads: usize,
     /// The machine it ran on.
     pub host: String,
+    /// `crc32:` and the CRC-32 of every other field ([`PartialResult::expected_checksum`]): a
+    /// changed digit anywhere, or a field copied from another result, is refused by merge.
+    pub checksum: String,
 }
 
 impl PartialResult {
     /// Which shard this is (an error for a file that names no shard of 1 to K).
     pub fn shard(&self) -> Result<Shard, Error> {
         Shard::new(self.shard, self.shards)
+    }
+
+    /// What [`PartialResult::checksum`] must be: the CRC-32 of every other field, one per line,
+    /// in the order of the struct (the time as the bits of its `f64`, so no rounding enters).
+    pub fn expected_checksum(&self) -> String {
+        let fields = [
+            self.format.clone(),
+            self.format_version.to_string(),
+            self.program_version.clone(),
+            self.n.to_string(),
+            self.engine.name().to_string(),
+            self.split_depth.to_string(),
+            self.plan_subproblems.to_string(),
+            self.plan.clone(),
+            self.shard.to_string(),
+            self.shards.to_string(),
+            self.subproblems.to_string(),
+            self.ids_digest.clone(),
+            self.total.to_string(),
+            format!("{:016x}", self.elapsed_seconds.to_bits()),
+            self.threads.to_string(),
+            self.host.clone(),
+        ];
+        format!(
+            "crc32:{:08x}",
+            crc32fast::hash(fields.join("\n").as_bytes())
+        )
     }
 
     /// Pretty JSON, ending in a newline.
@@ -535,7 +567,7 @@ impl ShardRun {
                 of: ids,
             });
         }
-        Ok(PartialResult {
+        let mut result = PartialResult {
             format: FORMAT.to_string(),
             format_version: FORMAT_VERSION,
             program_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -543,6 +575,7 @@ impl ShardRun {
             engine: self.plan.engine(),
             split_depth: self.plan.split_depth(),
             plan_subproblems: self.plan.len(),
+            plan: format!("{:08x}", self.plan.fingerprint()),
             shard: self.shard.index(),
             shards: self.shard.count(),
             subproblems: ids,
@@ -551,7 +584,10 @@ impl ShardRun {
             elapsed_seconds: elapsed.as_secs_f64(),
             threads,
             host: gethostname::gethostname().to_string_lossy().into_owned(),
-        })
+            checksum: String::new(),
+        };
+        result.checksum = result.expected_checksum();
+        Ok(result)
     }
 }
 

@@ -6,6 +6,7 @@ mod counts;
 mod join;
 mod kernel;
 mod longrun;
+mod parsers;
 mod shard;
 mod solve;
 mod symmetry;

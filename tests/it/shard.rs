@@ -66,6 +66,13 @@ fn write(file: &Path, v: &Value) {
     fs::write(file, serde_json::to_string_pretty(v).unwrap()).unwrap();
 }
 
+/// Makes the checksum of an edited result match its fields again: a forgery, to reach the
+/// checks behind the checksum.
+fn reseal(v: &mut Value) {
+    let r: shard::PartialResult = serde_json::from_value(v.clone()).unwrap();
+    v["checksum"] = r.expected_checksum().into();
+}
+
 #[test]
 fn merged_shards_equal_the_table_for_any_number_of_shards() {
     // K = 1, K = 7, and K larger than the plan (n = 6 has fewer than 50 subproblems).
@@ -114,7 +121,7 @@ fn a_partial_result_carries_the_documented_fields() {
         .success();
     let p: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(p["format"], "nqueens-shard");
-    assert_eq!(p["format_version"], 1);
+    assert_eq!(p["format_version"], 2);
     assert_eq!(p["program_version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(p["n"], 11);
     assert_eq!(p["engine"], nqueens::Engine::fastest(11).name());
@@ -129,6 +136,10 @@ fn a_partial_result_carries_the_documented_fields() {
     assert!(p["elapsed_seconds"].as_f64().unwrap() >= 0.0);
     assert_eq!(p["threads"], 2);
     assert!(!p["host"].as_str().unwrap().is_empty());
+    let plan = p["plan"].as_str().unwrap();
+    assert!(plan.len() == 8 && plan.chars().all(|c| c.is_ascii_hexdigit()));
+    let checksum = p["checksum"].as_str().unwrap();
+    assert!(checksum.starts_with("crc32:") && checksum.len() == 14);
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(stderr.contains("shard 2/3 of n = 11"), "{stderr}");
     // `-o -` is stdout too.
@@ -225,6 +236,7 @@ fn merge_refuses_two_different_results_for_one_shard_and_warns_of_identical_ones
     let mut v = read(&copy);
     let total: u128 = v["total"].as_str().unwrap().parse().unwrap();
     v["total"] = (total + 2).to_string().into();
+    reseal(&mut v);
     write(&copy, &v);
     refuses(
         &all,
@@ -284,18 +296,18 @@ fn merge_refuses_results_of_different_runs() {
     );
 
     v["engine"] = "mirror".into();
-    v["format_version"] = 2.into();
+    v["format_version"] = 3.into();
     write(&d2[1], &v);
     refuses(
         &[d2[0].clone(), d2[1].clone()],
-        &["mixed format version: 1 in", "2 in"],
+        &["mixed format version: 2 in", "3 in"],
     );
     let mut w = read(&d2[0]);
-    w["format_version"] = 2.into();
+    w["format_version"] = 3.into();
     write(&d2[0], &w);
     refuses(
         &[d2[0].clone(), d2[1].clone()],
-        &["format version 2; this nqueens reads version 1"],
+        &["format version 3; this nqueens reads version 2"],
     );
 }
 
@@ -326,11 +338,27 @@ fn merge_refuses_malformed_truncated_and_foreign_files() {
     let mut v = read(&files[1]);
     v["ids_digest"] = "fnv1a64:0000000000000000".into();
     refuses(
+        &bad("edited.json", &v.to_string()),
+        &["edited.json: its checksum does not match its contents"],
+    );
+    reseal(&mut v);
+    refuses(
         &bad("foreign.json", &v.to_string()),
         &["foreign.json: shard 2/2 has", "but this program gives it"],
     );
     v = read(&files[1]);
+    v["plan"] = "00000000".into();
+    reseal(&mut v);
+    refuses(
+        &bad("other-plan.json", &v.to_string()),
+        &[
+            "other-plan.json: its plan",
+            "fingerprint 00000000) is not this program's",
+        ],
+    );
+    v = read(&files[1]);
     v["shard"] = 3.into();
+    reseal(&mut v);
     refuses(
         &bad("three.json", &v.to_string()),
         &["three.json: shard 3/2 does not exist"],
@@ -342,12 +370,19 @@ fn merge_refuses_malformed_truncated_and_foreign_files() {
 }
 
 #[test]
-fn a_wrong_total_is_caught_by_the_table() {
+fn a_wrong_total_is_caught_by_the_checksum_and_a_forged_one_by_the_table() {
     let dir = TempDir::new().unwrap();
     let files = run_shards(dir.path(), 10, 2, &[]);
     let mut v = read(&files[0]);
     let total: u128 = v["total"].as_str().unwrap().parse().unwrap();
     v["total"] = (total + 2).to_string().into();
+    write(&files[0], &v);
+    refuses(
+        &files,
+        &["s1.json: its checksum does not match its contents"],
+    );
+    // A forged file, checksum and all, is still caught by the table.
+    reseal(&mut v);
     write(&files[0], &v);
     nqueens()
         .arg("merge")

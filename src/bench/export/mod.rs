@@ -62,17 +62,14 @@ pub struct Export {
 }
 
 impl Export {
-    /// Writes `bench` to the file, replacing it whole: a reader never sees half a file.
+    /// Writes `bench` to the file with [`crate::files::write`]: a reader never sees half a file,
+    /// and a link or a device is written through.
     pub fn write(&self, bench: &Bench) -> Result<(), Error> {
         let bytes = self.format.exporter().serialize(bench)?;
-        let write = |source| Error::Write {
+        crate::files::write(&self.path, &bytes).map_err(|source| Error::Write {
             path: self.path.clone(),
             source,
-        };
-        let mut tmp = self.path.clone().into_os_string();
-        tmp.push(".tmp");
-        std::fs::write(&tmp, bytes).map_err(write)?;
-        std::fs::rename(&tmp, &self.path).map_err(write)
+        })
     }
 }
 

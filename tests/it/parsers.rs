@@ -1,0 +1,189 @@
+//! No input file makes the program panic: the shard-result (merge) and checkpoint parsers, fed
+//! mutated copies of real files and fields replaced by arbitrary JSON, answer with a count or a
+//! refusal, never a panic and never a count that differs from the table.
+
+use std::sync::OnceLock;
+
+use nqueens::checkpoint::{Identity, Writer};
+use nqueens::engine::Unobserved;
+use nqueens::kernel::Search;
+use nqueens::merge::{self, Input};
+use nqueens::shard::{self, Shard};
+use nqueens::{known, Engine, Options, Plan};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// The two shard results of n = 9 split 2 ways.
+fn shard_texts() -> &'static [String; 2] {
+    static TEXTS: OnceLock<[String; 2]> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let options = Options {
+            threads: 1,
+            ..Options::default()
+        };
+        [1, 2].map(|i| {
+            shard::count(9, &options, Shard::new(i, 2).unwrap(), &Unobserved)
+                .unwrap()
+                .json()
+        })
+    })
+}
+
+/// A byte-level mutation: overwrite, insert or cut at a position given as a fraction.
+#[derive(Debug, Clone)]
+enum Mutation {
+    Overwrite(f64, u8),
+    Insert(f64, String),
+    Cut(f64),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (0.0..1.0, any::<u8>()).prop_map(|(at, b)| Mutation::Overwrite(at, b)),
+        (0.0..1.0, "[0-9a-z\"{}:,. \\-e]{1,12}").prop_map(|(at, s)| Mutation::Insert(at, s)),
+        (0.0..1.0).prop_map(Mutation::Cut),
+    ]
+}
+
+fn apply(text: &str, mutations: &[Mutation]) -> Vec<u8> {
+    let mut bytes = text.as_bytes().to_vec();
+    for m in mutations {
+        let at = |f: f64| ((bytes.len() as f64 * f) as usize).min(bytes.len());
+        match m {
+            Mutation::Overwrite(f, b) => {
+                let i = at(*f).min(bytes.len().saturating_sub(1));
+                if let Some(x) = bytes.get_mut(i) {
+                    *x = *b;
+                }
+            }
+            Mutation::Insert(f, s) => {
+                let i = at(*f);
+                bytes.splice(i..i, s.bytes());
+            }
+            Mutation::Cut(f) => bytes.truncate(at(*f)),
+        }
+    }
+    bytes
+}
+
+/// Arbitrary JSON values, the strange ones likely.
+fn json_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        prop::num::f64::ANY.prop_map(Value::from),
+        Just(Value::from(1e19)),
+        Just(Value::from(-1.0)),
+        "[0-9]{0,45}".prop_map(Value::from),
+        ".{0,20}".prop_map(Value::from),
+        Just(serde_json::json!([1, 2])),
+        Just(serde_json::json!({"a": 1})),
+    ]
+}
+
+const FIELDS: [&str; 17] = [
+    "format",
+    "format_version",
+    "program_version",
+    "n",
+    "engine",
+    "split_depth",
+    "plan_subproblems",
+    "plan",
+    "shard",
+    "shards",
+    "subproblems",
+    "ids_digest",
+    "total",
+    "elapsed_seconds",
+    "threads",
+    "host",
+    "checksum",
+];
+
+/// Merges `second` with the intact first shard. A count must be the table's, unless the file was
+/// forged (`forged`: edited, with its checksum made to match): then the table must catch it.
+fn merge_with_first(second: String, forged: bool) {
+    let inputs = [
+        Input {
+            name: "s1.json".into(),
+            text: shard_texts()[0].clone(),
+        },
+        Input {
+            name: "s2.json".into(),
+            text: second,
+        },
+    ];
+    if let Ok(m) = merge::merge(&inputs, 1) {
+        let right = m.counts.total == known::known(9).unwrap().total;
+        assert!(
+            right || forged,
+            "a wrong total {} got through",
+            m.counts.total
+        );
+        assert_eq!(m.counts.verified(), Some(right));
+    }
+}
+
+fn identity() -> Identity {
+    let plan = Plan::new(Engine::Mirror, 8, 2).unwrap();
+    Identity::new(&plan, false, "all")
+}
+
+/// A real checkpoint of the mirror plan of n = 8, with a few records.
+fn checkpoint_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ck");
+        let (writer, _) = Writer::open(&path, &identity()).unwrap();
+        for id in 0..6 {
+            let found = Search {
+                solutions: id as u64 + 1,
+                nodes: 0,
+            };
+            writer.record(id, &found);
+        }
+        writer.finish().unwrap();
+        std::fs::read_to_string(&path).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn merge_survives_mutated_files(mutations in prop::collection::vec(mutation(), 1..4)) {
+        let bytes = apply(&shard_texts()[1], &mutations);
+        merge_with_first(String::from_utf8_lossy(&bytes).into_owned(), false);
+    }
+
+    #[test]
+    fn merge_survives_any_field_value(field in 0..FIELDS.len(), value in json_value(), reseal in any::<bool>()) {
+        let mut v: Value = serde_json::from_str(&shard_texts()[1]).unwrap();
+        v[FIELDS[field]] = value;
+        if reseal {
+            // With a checksum that matches, the checks behind it are reached too.
+            if let Ok(r) = serde_json::from_value::<shard::PartialResult>(v.clone()) {
+                v["checksum"] = r.expected_checksum().into();
+            }
+        }
+        merge_with_first(v.to_string(), reseal);
+    }
+
+    #[test]
+    fn checkpoints_survive_mutation(mutations in prop::collection::vec(mutation(), 1..4)) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ck");
+        std::fs::write(&path, apply(checkpoint_text(), &mutations)).unwrap();
+        if let Ok((writer, saved)) = Writer::open(&path, &identity()) {
+            writer.finish().unwrap();
+            // Whatever is read back is what was written, never an altered count.
+            for (id, found) in saved.finished {
+                prop_assert_eq!(found.solutions, id as u64 + 1);
+            }
+        }
+    }
+}
