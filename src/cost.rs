@@ -27,11 +27,16 @@ pub fn estimate(plan: &Plan) -> Vec<f64> {
 }
 
 /// Knuth's estimate of the nodes below `sub`, summed over `probes` random paths that honour the
-/// squares the subproblem allows and end where the kernel's search would.
+/// squares the subproblem allows and end where the kernel's search would. A unit of the join
+/// engine has no search tree: its own cost model ([`crate::join::Join::cost`]) stands in, times
+/// `probes`.
 ///
 /// Integer arithmetic and a fixed generator seeded by n and the id: every machine gets the same
 /// answer, which the shard partition (and so its file format) depends on.
 pub fn tree_size(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
+    if let Some(join) = plan.join_tables() {
+        return join.cost(&join.units()[sub.id]) * u128::from(probes);
+    }
     let n = plan.n();
     let (start, masks) = sub.start(n);
     walks(

@@ -21,6 +21,7 @@ pub mod files;
 pub mod join;
 pub mod kernel;
 pub mod known;
+pub mod memory;
 pub mod merge;
 pub mod plan;
 pub mod reference;
@@ -132,6 +133,16 @@ pub enum Error {
         /// The limit.
         max: usize,
     },
+    /// The plan would not fit in the memory this process may take.
+    #[error("not enough memory for the plan of n = {n} split after {depth} rows ({subproblems} subproblems built); use fewer shards or a smaller --split-depth")]
+    PlanMemory {
+        /// Board size.
+        n: u32,
+        /// Split depth.
+        depth: u32,
+        /// Subproblems built when memory ran out.
+        subproblems: usize,
+    },
     /// The run stopped before every subproblem finished, so the count is partial.
     #[error("the run was interrupted after {done} of {of} subproblems; its count is incomplete")]
     Interrupted {
@@ -148,14 +159,20 @@ pub enum Error {
         /// The engine asked for.
         engine: Engine,
     },
-    /// The join engine's tables would not fit in memory.
-    #[error("the join engine's tables for n = {n} would not fit in memory{}; use --engine mirror", join_memory(*needed, *available))]
+    /// A board beyond the join engine's limit.
+    #[error("the join engine counts boards up to n = {max}, got {n}; use --engine symmetry", max = join::MAX_JOIN_N)]
+    JoinLimit {
+        /// Board size.
+        n: u32,
+    },
+    /// The join engine's tables would not fit in the memory this process may take.
+    #[error("the join engine's tables for n = {n} would not fit in memory ({} needed{})", mib(*needed), available.map_or(String::new(), |a| format!(", {} available to this process", mib(a))))]
     JoinTooLarge {
         /// Board size.
         n: u32,
-        /// Bytes the tables need, when known.
-        needed: Option<u64>,
-        /// Bytes available, when known.
+        /// Bytes the tables need.
+        needed: u64,
+        /// Bytes this process may take, when known.
         available: Option<u64>,
     },
     /// The thread pool could not start.
@@ -163,16 +180,9 @@ pub enum Error {
     Pool(String),
 }
 
-fn join_memory(needed: Option<u64>, available: Option<u64>) -> String {
-    const MIB: u64 = 1 << 20;
-    match (needed, available) {
-        (Some(need), Some(have)) => format!(
-            " ({} MiB needed, {} MiB available)",
-            need.div_ceil(MIB),
-            have / MIB
-        ),
-        _ => format!(" (it takes n ≤ {})", join::MAX_JOIN_N),
-    }
+/// Bytes in MiB, rounded up.
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes.div_ceil(1 << 20))
 }
 
 /// Checks that `n` is a board size nqueens handles (1..=32).
@@ -255,9 +265,11 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
         // The join plan's own depth is 0 (what its files record); any other is refused.
         (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
         // The default engine gives way to symmetry when the join tables do not fit.
+        // The default engine gives way to symmetry when the join tables do not fit; the plan
+        // says why ([`Plan::fell_back`]).
         (Engine::Join, _) => Plan::join(n).or_else(|e| match e {
             Error::JoinTooLarge { .. } if options.engine.is_none() => {
-                Plan::auto(Engine::Symmetry, n, options.threads)
+                Ok(Plan::auto(Engine::Symmetry, n, options.threads)?.falling_back(e))
             }
             e => Err(e),
         }),

@@ -43,6 +43,13 @@ pub fn execute(
     watch: &Watch,
     interrupt: &Interrupt,
 ) -> Result<Finished, Error> {
+    if let Some(why) = plan.fell_back() {
+        progress::note(&format!(
+            "note: counting n = {} with the {} engine: {why}",
+            plan.n(),
+            plan.engine()
+        ));
+    }
     let path = watch.checkpoint.as_deref();
     let run = Run::open(plan, selection, options.count_nodes, path)?;
     if let (Some(path), false) = (path, watch.quiet) {

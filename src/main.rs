@@ -44,7 +44,9 @@ fn main() -> ExitCode {
             eprintln!("error: {err}");
             match err {
                 Error::Count(
-                    nqueens::Error::PlanTooLarge { .. } | nqueens::Error::NoSplitDepth { .. },
+                    nqueens::Error::PlanTooLarge { .. }
+                    | nqueens::Error::NoSplitDepth { .. }
+                    | nqueens::Error::JoinLimit { .. },
                 ) => Exit::Usage,
                 Error::Checkpoint(
                     nqueens::checkpoint::Error::OtherRun { .. }

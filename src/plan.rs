@@ -176,6 +176,8 @@ pub struct Plan {
     subproblems: Vec<Subproblem>,
     /// The join engine's tables and units (its subproblem `i` is unit `i`); `None` for others.
     join: Option<Arc<Join>>,
+    /// Why the default engine could not be used, when this plan stands in for it.
+    fell_back: Option<Error>,
 }
 
 impl Plan {
@@ -205,6 +207,7 @@ impl Plan {
             split_depth,
             subproblems: builder.out,
             join: None,
+            fell_back: None,
         })
     }
 
@@ -228,7 +231,22 @@ impl Plan {
             split_depth: 0,
             subproblems,
             join: Some(Arc::new(join)),
+            fell_back: None,
         })
+    }
+
+    /// This plan, standing in for the default engine's, which refused with `why`.
+    pub(crate) fn falling_back(self, why: Error) -> Plan {
+        Plan {
+            fell_back: Some(why),
+            ..self
+        }
+    }
+
+    /// Why the default engine's plan could not be built, when this plan stands in for it (the
+    /// join engine's tables would not fit in memory): worth telling the user.
+    pub fn fell_back(&self) -> Option<&Error> {
+        self.fell_back.as_ref()
     }
 
     /// The join engine's tables and units, for a join plan.
@@ -370,6 +388,16 @@ impl Builder {
                 depth: self.depth,
                 max: MAX_SUBPROBLEMS,
             });
+        }
+        if self.out.len() == self.out.capacity() {
+            // Fallible growth: a plan too large for this process's memory is refused, not a
+            // reason to abort.
+            let more = self.out.len().clamp(1 << 10, 1 << 20);
+            self.out.try_reserve(more).map_err(|_| Error::PlanMemory {
+                n: self.n,
+                depth: self.depth,
+                subproblems: self.out.len(),
+            })?;
         }
         self.out
             .push(Subproblem::new(self.out.len(), queens, weight, rule));

@@ -57,8 +57,14 @@ use crate::{Engine, Options};
 pub const MAX_SHARDS: u32 = 10_000;
 /// The plan for K shards aims at this many subproblems per shard at least.
 pub const SUBPROBLEMS_PER_SHARD: usize = 128;
-/// Random walks per subproblem in the cost estimate.
+/// Random walks per subproblem in the cost estimate, at most.
 pub const PROBES: u32 = 256;
+/// Random walks per plan in the cost estimate: a plan of many subproblems gives each fewer (at
+/// least [`MIN_PROBES`]), so that the partition costs about the same, a fraction of a second,
+/// whatever K.
+pub const PROBES_PER_PLAN: usize = 1 << 22;
+/// Random walks per subproblem in the cost estimate, at least.
+pub const MIN_PROBES: u32 = 16;
 /// The `format` field of a partial result.
 pub const FORMAT: &str = "nqueens-shard";
 /// The version of the partial-result format (and of the partition) this program writes and reads.
@@ -369,10 +375,12 @@ impl Partition {
             .num_threads(threads.max(1))
             .build()
             .map_err(|e| crate::Error::Pool(e.to_string()))?;
+        let probes = (PROBES_PER_PLAN / plan.len().max(1))
+            .clamp(MIN_PROBES as usize, PROBES as usize) as u32;
         let mut costs: Vec<(u128, usize)> = pool.install(|| {
             plan.subproblems()
                 .par_iter()
-                .map(|s| (estimate(plan, s), s.id))
+                .map(|s| (crate::cost::tree_size(plan, s, probes), s.id))
                 .collect()
         });
         costs.sort_unstable_by_key(|&(cost, id)| (Reverse(cost), id));
@@ -431,11 +439,6 @@ fn digest(ids: &[usize]) -> String {
         h.write(&(id as u64).to_le_bytes());
     }
     format!("fnv1a64:{:016x}", h.finish())
-}
-
-/// Knuth's estimate of the size of `sub`'s search tree, summed over [`PROBES`] random walks.
-fn estimate(plan: &Plan, sub: &Subproblem) -> u128 {
-    crate::cost::tree_size(plan, sub, PROBES)
 }
 
 /// What one shard found: everything [`crate::merge`] needs to check it belongs and sum it.

@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn the_quarter_join_finds_every_half_and_no_other() {
         for n in 2..=11u32 {
-            let q = Quarters::build(n);
+            let q = Quarters::build(n).unwrap();
             let w = Window::new(n);
             for_each_subset(n, n / 2, |rows| {
                 let mut joined = Vec::new();

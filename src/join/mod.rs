@@ -37,32 +37,29 @@ pub struct Join {
 }
 
 impl Join {
-    /// The tables and units of an `n`-board, or an error when the tables would not fit in memory.
+    /// The tables and units of an `n`-board, or an error when n is beyond the engine's limit or
+    /// the tables would not fit in the memory this process may take ([`crate::memory`]): asked
+    /// before anything is allocated, and every large allocation is fallible.
     pub fn new(n: u32) -> Result<Join, Error> {
         crate::check_n(n)?;
         if n > MAX_JOIN_N {
-            return Err(Error::JoinTooLarge {
-                n,
-                needed: None,
-                available: None,
-            });
+            return Err(Error::JoinLimit { n });
         }
         let (_, needed) = Quarters::size(n);
-        let available = available_memory();
-        if let Some(available) = available {
-            // Leave room for the plan, the buffers and everyone else.
-            if needed as u64 > available / 2 {
-                return Err(Error::JoinTooLarge {
-                    n,
-                    needed: Some(needed as u64),
-                    available: Some(available),
-                });
-            }
+        let available = crate::memory::available();
+        let too_large = || Error::JoinTooLarge {
+            n,
+            needed,
+            available,
+        };
+        // Leave room for the plan, the buffers and everyone else.
+        if available.is_some_and(|available| needed > available / 2) {
+            return Err(too_large());
         }
         Ok(Join {
             n,
             window: Window::new(n),
-            quarters: Quarters::build(n),
+            quarters: Quarters::build(n).map_err(|_| too_large())?,
             units: units::units(n),
         })
     }
@@ -133,6 +130,38 @@ impl Join {
     }
 }
 
+impl Join {
+    /// The estimated cost of [`Join::count_unit`] for `unit`, in arbitrary units that compare
+    /// across the units of one board: the candidate halves the quarter join writes on each side
+    /// (north placements times the south placements with the other columns) plus the pairs the
+    /// bit-sliced counter tests, one per 64 east × west pairs. It reads only the sizes of table
+    /// groups, so the whole plan is priced in a fraction of a second, and it is deterministic:
+    /// the shard partition depends on it.
+    pub fn cost(&self, unit: &Unit) -> u128 {
+        let east = self.candidates(unit.east);
+        let west = self.candidates(unit.west(self.n));
+        east + west + east * west / 64
+    }
+
+    /// The east halves on `rows` before the north and south parts are checked against each other.
+    fn candidates(&self, rows: u32) -> u128 {
+        let q = &self.quarters;
+        let r = q.rows();
+        let (north, south) = (rows & ((1 << r) - 1), rows >> r);
+        let h = self.n / 2;
+        let all_cols = (1u32 << h) - 1;
+        let mut sum = 0u128;
+        half::for_each_subset(h, north.count_ones(), |cols| {
+            let (a, b) = (
+                q.group(north, cols).len(),
+                q.group(south, all_cols ^ cols).len(),
+            );
+            sum += (a * b) as u128;
+        });
+        sum
+    }
+}
+
 /// A worker thread's buffers, reused from unit to unit.
 #[derive(Default)]
 struct Buffers {
@@ -163,11 +192,3 @@ impl PartialEq for Join {
 }
 
 impl Eq for Join {}
-
-/// `MemAvailable` of /proc/meminfo in bytes, where there is one.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}

@@ -15,6 +15,8 @@
 //! moved down by R rows keeps its columns and adds R to both of its diagonals, so its masks are
 //! the stored ones shifted left by R.
 
+use std::collections::TryReserveError;
+
 /// Every non-attacking placement in the R×h north-east rectangle, by (row set, column set).
 #[derive(Debug, Clone)]
 pub struct Quarters {
@@ -31,40 +33,82 @@ pub struct Quarters {
 /// A placement's two diagonal masks in board coordinates.
 pub type Diagonals = (u64, u64);
 
+/// Placements in the table of an `n`-board, by n (0 to [`super::MAX_JOIN_N`]), as counted by
+/// walking the rectangle (the tests walk it again: up to 20 always, all with `--ignored`). The
+/// walk takes 14 s at n = 24; this table lets a board that does not fit be refused at once.
+pub const ENTRIES: [u64; 25] = [
+    1,
+    1,
+    2,
+    3,
+    5,
+    9,
+    18,
+    37,
+    87,
+    185,
+    462,
+    1_039,
+    2_635,
+    6_335,
+    16_870,
+    42_807,
+    118_969,
+    316_395,
+    915_442,
+    2_524_999,
+    7_535_369,
+    21_637_115,
+    66_807_234,
+    198_770_307,
+    633_443_407,
+];
+
 impl Quarters {
-    /// The table of an `n`-board's north-east rectangle.
-    pub fn build(n: u32) -> Quarters {
+    /// The table of an `n`-board's north-east rectangle (n ≤ [`super::MAX_JOIN_N`]), or an
+    /// error when its memory cannot be had: every allocation is fallible, so a board too large
+    /// for the machine is refused, not a reason for the process to abort.
+    pub fn build(n: u32) -> Result<Quarters, TryReserveError> {
         let cols = n / 2;
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
-        let mut counts = vec![0u32; groups + 1];
+        let zeros = |len: usize| -> Result<Vec<u32>, TryReserveError> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(len)?;
+            v.resize(len, 0);
+            Ok(v)
+        };
+        let mut counts = zeros(groups + 1)?;
         walk(n, rows, cols, &mut |g, _| counts[g + 1] += 1);
         for g in 0..groups {
             counts[g + 1] += counts[g];
         }
         let total = counts[groups] as usize;
-        let mut packed = vec![0u64; total];
-        let mut next = counts.clone();
+        let mut packed = Vec::new();
+        packed.try_reserve_exact(total)?;
+        packed.resize(total, 0u64);
+        let mut next = zeros(groups + 1)?;
+        next.copy_from_slice(&counts);
         walk(n, rows, cols, &mut |g, (d1, d2)| {
             packed[next[g] as usize] = d1 | (d2 >> rows) << 32;
             next[g] += 1;
         });
-        Quarters {
+        Ok(Quarters {
             rows,
             cols,
             offsets: counts,
             packed,
-        }
+        })
     }
 
-    /// How many placements the table of an `n`-board holds, and the bytes it needs, without
-    /// building it.
-    pub fn size(n: u32) -> (usize, usize) {
-        let cols = n / 2;
-        let rows = n - cols;
-        let mut entries = 0usize;
-        walk(n, rows, cols, &mut |_, _| entries += 1);
-        (entries, entries * 8 + (4usize << (rows + cols)))
+    /// The placements the table of an `n`-board holds (n ≤ [`super::MAX_JOIN_N`]) and the
+    /// most bytes [`Quarters::build`] takes at once, without building it: from [`ENTRIES`],
+    /// at once.
+    pub fn size(n: u32) -> (u64, u64) {
+        let entries = ENTRIES[n as usize];
+        let groups = 1u64 << n;
+        // The placements, the offsets, and the offsets' copy used while filling.
+        (entries, entries * 8 + 2 * 4 * (groups + 1))
     }
 
     /// Rows of the rectangle (R = n - ⌊n/2⌋).
@@ -138,20 +182,43 @@ mod tests {
     fn a_two_by_two_corner_of_a_four_board() {
         // Rows 0..2, columns 0..2: the empty set, 4 single queens, and no two queens (the only
         // row- and column-disjoint pairs share a diagonal).
-        let q = Quarters::build(4);
+        let q = Quarters::build(4).unwrap();
         assert_eq!(q.len(), 5);
         let group = q.group(0b01, 0b10);
         assert_eq!(group.len(), 1);
         assert_eq!(q.unpack(group[0]), (1 << 1, 1 << 2));
         assert!(q.group(0b11, 0b11).is_empty());
         assert_eq!(Quarters::size(4).0, 5);
+        assert_eq!(walked(4), 5);
     }
 
     #[test]
     fn odd_boards_have_one_row_more_than_columns() {
-        let q = Quarters::build(7);
+        let q = Quarters::build(7).unwrap();
         assert_eq!(q.rows(), 4);
         assert_eq!(q.group(0, 0), &[0u64][..]);
-        assert_eq!(Quarters::size(7).0, q.len());
+        assert_eq!(Quarters::size(7).0, q.len() as u64);
+    }
+
+    fn walked(n: u32) -> u64 {
+        let cols = n / 2;
+        let mut entries = 0;
+        walk(n, n - cols, cols, &mut |_, _| entries += 1);
+        entries
+    }
+
+    #[test]
+    fn the_table_of_sizes_is_what_the_walk_counts() {
+        for n in 1..=20 {
+            assert_eq!(ENTRIES[n as usize], walked(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    #[ignore = "walks 900 million placements: about 20 s"]
+    fn the_table_of_sizes_is_what_the_walk_counts_up_to_24() {
+        for n in 21..=super::super::MAX_JOIN_N {
+            assert_eq!(ENTRIES[n as usize], walked(n), "n = {n}");
+        }
     }
 }

@@ -253,6 +253,25 @@ fn a_checkpoint_of_another_run_is_refused_naming_what_differs() {
 }
 
 #[test]
+fn a_checkpoint_in_use_by_another_run_is_refused_naming_the_holder() {
+    let (_dir, path) = scratch("n10.ckpt");
+    let args = finished_checkpoint(&path);
+    let before = fs::read(&path).unwrap();
+    // This test process stands in for a run that still holds the file (a requeued job's
+    // predecessor): it takes the same lock a run takes.
+    let held = fs::File::open(&path).unwrap();
+    held.lock().unwrap();
+    refused(
+        &args,
+        1,
+        &format!("is in use by process {}", std::process::id()),
+    );
+    assert_eq!(fs::read(&path).unwrap(), before, "the refused run wrote");
+    drop(held);
+    nqueens().args(&args).assert().success();
+}
+
+#[test]
 fn damage_and_foreign_files_are_refused_with_their_place() {
     let (_dir, path) = scratch("n10.ckpt");
     let args = finished_checkpoint(&path);

@@ -1,0 +1,119 @@
+//! How much memory this process may still take: the least of what the machine has free, what its
+//! control group (a Slurm job, a container) allows, and its address-space limit (`ulimit -v`).
+//!
+//! The join engine asks before it builds its tables, so that a board whose tables would not fit is
+//! refused (or counted by another engine) at once, instead of aborting the process when an
+//! allocation fails.
+
+use std::fs;
+
+/// Bytes this process may still allocate, as far as the system says; `None` when it says
+/// nothing (not Linux, or no limit could be read).
+pub fn available() -> Option<u64> {
+    let cgroup = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    [
+        meminfo_available(&fs::read_to_string("/proc/meminfo").unwrap_or_default()),
+        cgroup_room(&cgroup, &|path| fs::read_to_string(path).ok()),
+        address_space_room(&fs::read_to_string("/proc/self/status").unwrap_or_default()),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+}
+
+/// `MemAvailable` of /proc/meminfo, in bytes.
+fn meminfo_available(meminfo: &str) -> Option<u64> {
+    kib_field(meminfo, "MemAvailable:")
+}
+
+/// The `field` of a /proc file whose value is in kB, in bytes.
+fn kib_field(text: &str, field: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// Limit less usage of this process's memory control group (cgroup v2 `memory.max` and
+/// `memory.current`, or v1 `memory.limit_in_bytes` and `memory.usage_in_bytes`), looked up in
+/// its own group and in the root of the mount (where a container sees its group); `read` reads a
+/// file.
+fn cgroup_room(proc_self_cgroup: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<u64> {
+    let number = |path: String| read(&path)?.trim().parse::<u64>().ok();
+    let mut rooms = Vec::new();
+    for line in proc_self_cgroup.lines() {
+        // "0::/path" (v2) or "4:memory:/path" (v1)
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next(), fields.next(), fields.next());
+        let Some(path) = path else { continue };
+        let path = path.trim_end_matches('/');
+        let (base, limit, usage) = match controllers {
+            Some("") => ("/sys/fs/cgroup", "memory.max", "memory.current"),
+            Some(c) if c.split(',').any(|c| c == "memory") => (
+                "/sys/fs/cgroup/memory",
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+            ),
+            _ => continue,
+        };
+        for dir in [format!("{base}{path}"), base.to_string()] {
+            // "max" (v2) does not parse: no limit.
+            if let Some(limit) = number(format!("{dir}/{limit}")) {
+                let used = number(format!("{dir}/{usage}")).unwrap_or(0);
+                rooms.push(limit.saturating_sub(used));
+            }
+        }
+    }
+    rooms.into_iter().min()
+}
+
+/// The address-space limit (`RLIMIT_AS`, `ulimit -v`) less what the process has mapped
+/// (`VmSize` of /proc/self/status).
+fn address_space_room(status: &str) -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit through a valid pointer and touches nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let mapped = kib_field(status, "VmSize:").unwrap_or(0);
+    Some(limit.rlim_cur.saturating_sub(mapped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meminfo_is_read_in_bytes() {
+        let text = "MemTotal:  24000000 kB\nMemAvailable:   1000 kB\n";
+        assert_eq!(meminfo_available(text), Some(1_024_000));
+        assert_eq!(meminfo_available("MemTotal: 5 kB\n"), None);
+    }
+
+    #[test]
+    fn a_cgroup_limit_less_its_usage() {
+        let files = |path: &str| match path {
+            "/sys/fs/cgroup/job/memory.max" => Some("1000\n".to_string()),
+            "/sys/fs/cgroup/job/memory.current" => Some("400\n".to_string()),
+            "/sys/fs/cgroup/memory.max" => Some("max\n".to_string()),
+            "/sys/fs/cgroup/memory/slurm/memory.limit_in_bytes" => Some("5000".to_string()),
+            "/sys/fs/cgroup/memory/slurm/memory.usage_in_bytes" => Some("1000".to_string()),
+            _ => None,
+        };
+        assert_eq!(cgroup_room("0::/job\n", &files), Some(600));
+        assert_eq!(cgroup_room("4:memory:/slurm\n", &files), Some(4000));
+        assert_eq!(cgroup_room("0::/\n", &files), None);
+        assert_eq!(cgroup_room("3:cpuset:/job\n", &files), None);
+    }
+
+    #[test]
+    fn there_is_an_answer_on_linux() {
+        if cfg!(target_os = "linux") {
+            assert!(available().is_some_and(|bytes| bytes > 0));
+        }
+    }
+}
