@@ -125,7 +125,13 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
         input: results[0].0.clone(),
         source,
     };
-    let plan = crate::plan(first.n, &options).map_err(plan_error)?;
+    // A join plan is rebuilt from the outline of its tables: the same subproblems and
+    // partition, without the time and memory of the tables themselves.
+    let plan = match (first.engine, first.split_depth) {
+        (crate::Engine::Join, 0) => crate::Plan::join_outline(first.n),
+        _ => crate::plan(first.n, &options),
+    }
+    .map_err(plan_error)?;
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
     let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();

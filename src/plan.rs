@@ -215,7 +215,11 @@ impl Plan {
     /// symmetry class. No queens are pre-placed (split depth 0): its subproblems are counted by
     /// [`crate::engine::solve`] with the plan's tables, not from [`Subproblem::start`].
     pub fn join(n: u32) -> Result<Plan, Error> {
-        let join = Join::new(n)?;
+        Plan::of_join(Join::new(n)?)
+    }
+
+    fn of_join(join: Join) -> Result<Plan, Error> {
+        let n = join.n();
         let subproblems = (join.units().iter().enumerate())
             .map(|(id, unit)| Subproblem {
                 id,
@@ -247,6 +251,13 @@ impl Plan {
     /// join engine's tables would not fit in memory): worth telling the user.
     pub fn fell_back(&self) -> Option<&Error> {
         self.fell_back.as_ref()
+    }
+
+    /// The join plan of an `n`-board with only the outline of its tables ([`Join::outline`]):
+    /// the same subproblems, fingerprint and partition as [`Plan::join`], for checking and
+    /// summing shard results; it cannot be executed.
+    pub(crate) fn join_outline(n: u32) -> Result<Plan, Error> {
+        Plan::of_join(Join::outline(n)?)
     }
 
     /// The join engine's tables and units, for a join plan.

@@ -378,6 +378,10 @@ impl Partition {
         let probes = (PROBES_PER_PLAN / plan.len().max(1))
             .clamp(MIN_PROBES as usize, PROBES as usize) as u32;
         let mut costs: Vec<(u128, usize)> = pool.install(|| {
+            // The join engine's prices, made on this pool.
+            if let Some(join) = plan.join_tables() {
+                join.prices();
+            }
             plan.subproblems()
                 .par_iter()
                 .map(|s| (crate::cost::tree_size(plan, s, probes), s.id))

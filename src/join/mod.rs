@@ -17,6 +17,9 @@ pub mod quarter;
 pub mod units;
 
 use std::cell::RefCell;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
 
 use half::{Side, Window};
 use quarter::Quarters;
@@ -34,6 +37,9 @@ pub struct Join {
     window: Window,
     quarters: Quarters,
     units: Vec<Unit>,
+    /// [`Join::candidates`] of every h-row set, by its rank in colexicographic order: made on
+    /// the first [`Join::cost`].
+    prices: OnceLock<Vec<u64>>,
 }
 
 impl Join {
@@ -41,11 +47,23 @@ impl Join {
     /// the tables would not fit in the memory this process may take ([`crate::memory`]): asked
     /// before anything is allocated, and every large allocation is fallible.
     pub fn new(n: u32) -> Result<Join, Error> {
+        Join::with_table(n, true)
+    }
+
+    /// The units of an `n`-board and the outline of its table ([`Quarters::outline`]): enough
+    /// to price and partition the plan (what `merge` needs), a fraction of the memory and time
+    /// of [`Join::new`]; it cannot count.
+    pub(crate) fn outline(n: u32) -> Result<Join, Error> {
+        Join::with_table(n, false)
+    }
+
+    fn with_table(n: u32, whole: bool) -> Result<Join, Error> {
         crate::check_n(n)?;
         if n > MAX_JOIN_N {
             return Err(Error::JoinLimit { n });
         }
-        let (_, needed) = Quarters::size(n);
+        let (_, whole_table, outline) = Quarters::size(n);
+        let needed = if whole { whole_table } else { outline };
         let available = crate::memory::available();
         let too_large = || Error::JoinTooLarge {
             n,
@@ -59,8 +77,14 @@ impl Join {
         Ok(Join {
             n,
             window: Window::new(n),
-            quarters: Quarters::build(n).map_err(|_| too_large())?,
+            quarters: if whole {
+                Quarters::build(n)
+            } else {
+                Quarters::outline(n)
+            }
+            .map_err(|_| too_large())?,
             units: units::units(n),
+            prices: OnceLock::new(),
         })
     }
 
@@ -138,28 +162,62 @@ impl Join {
     /// groups, so the whole plan is priced in a fraction of a second, and it is deterministic:
     /// the shard partition depends on it.
     pub fn cost(&self, unit: &Unit) -> u128 {
-        let east = self.candidates(unit.east);
-        let west = self.candidates(unit.west(self.n));
+        let prices = self.prices();
+        let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
+        let (east, west) = (price(unit.east), price(unit.west(self.n)));
         east + west + east * west / 64
     }
 
+    /// [`Join::candidates`] of every h-row set, by colexicographic rank, made once (on the rayon
+    /// pool the caller runs in).
+    pub fn prices(&self) -> &[u64] {
+        self.prices.get_or_init(|| {
+            let mut sets = Vec::new();
+            // Increasing order of the masks is colexicographic order.
+            half::for_each_subset(self.n, self.n / 2, |rows| sets.push(rows));
+            sets.par_iter().map(|&rows| self.candidates(rows)).collect()
+        })
+    }
+
     /// The east halves on `rows` before the north and south parts are checked against each other.
-    fn candidates(&self, rows: u32) -> u128 {
+    fn candidates(&self, rows: u32) -> u64 {
         let q = &self.quarters;
         let r = q.rows();
         let (north, south) = (rows & ((1 << r) - 1), rows >> r);
         let h = self.n / 2;
         let all_cols = (1u32 << h) - 1;
-        let mut sum = 0u128;
+        let mut sum = 0u64;
         half::for_each_subset(h, north.count_ones(), |cols| {
             let (a, b) = (
-                q.group(north, cols).len(),
-                q.group(south, all_cols ^ cols).len(),
+                q.group_len(north, cols),
+                q.group_len(south, all_cols ^ cols),
             );
-            sum += (a * b) as u128;
+            sum = sum.saturating_add((a as u64).saturating_mul(b as u64));
         });
         sum
     }
+}
+
+/// The rank of the set `bits` among the sets of its size in colexicographic order (the order of
+/// their masks): Σ C(p_i, i + 1) over its members p_0 < p_1 < ….
+fn colex_rank(mut bits: u32) -> usize {
+    let mut rank = 0;
+    let mut i = 1;
+    while bits != 0 {
+        let p = bits.trailing_zeros() as usize;
+        rank += binomial(p, i);
+        bits &= bits - 1;
+        i += 1;
+    }
+    rank
+}
+
+/// C(n, k), small n.
+fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
 /// A worker thread's buffers, reused from unit to unit.
@@ -192,3 +250,18 @@ impl PartialEq for Join {
 }
 
 impl Eq for Join {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colex_ranks_follow_the_order_of_the_masks() {
+        let mut sets = Vec::new();
+        half::for_each_subset(9, 4, |s| sets.push(s));
+        for (i, &s) in sets.iter().enumerate() {
+            assert_eq!(colex_rank(s), i);
+        }
+        assert_eq!(sets.len(), binomial(9, 4));
+    }
+}

@@ -69,46 +69,51 @@ impl Quarters {
     /// error when its memory cannot be had: every allocation is fallible, so a board too large
     /// for the machine is refused, not a reason for the process to abort.
     pub fn build(n: u32) -> Result<Quarters, TryReserveError> {
+        let mut q = Quarters::outline(n)?;
+        let total = q.offsets[q.offsets.len() - 1] as usize;
+        q.packed.try_reserve_exact(total)?;
+        q.packed.resize(total, 0u64);
+        let mut next = Vec::new();
+        next.try_reserve_exact(q.offsets.len())?;
+        next.extend_from_slice(&q.offsets);
+        let rows = q.rows;
+        walk(n, rows, q.cols, &mut |g, (d1, d2)| {
+            q.packed[next[g] as usize] = d1 | (d2 >> rows) << 32;
+            next[g] += 1;
+        });
+        Ok(q)
+    }
+
+    /// The table's outline: how many placements each group holds, and no placement (one walk,
+    /// 4 bytes a group). Enough for [`Quarters::group_len`], which prices the join's units; an
+    /// outline's [`Quarters::group`] is empty.
+    pub fn outline(n: u32) -> Result<Quarters, TryReserveError> {
         let cols = n / 2;
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
-        let zeros = |len: usize| -> Result<Vec<u32>, TryReserveError> {
-            let mut v = Vec::new();
-            v.try_reserve_exact(len)?;
-            v.resize(len, 0);
-            Ok(v)
-        };
-        let mut counts = zeros(groups + 1)?;
+        let mut counts = Vec::new();
+        counts.try_reserve_exact(groups + 1)?;
+        counts.resize(groups + 1, 0u32);
         walk(n, rows, cols, &mut |g, _| counts[g + 1] += 1);
         for g in 0..groups {
             counts[g + 1] += counts[g];
         }
-        let total = counts[groups] as usize;
-        let mut packed = Vec::new();
-        packed.try_reserve_exact(total)?;
-        packed.resize(total, 0u64);
-        let mut next = zeros(groups + 1)?;
-        next.copy_from_slice(&counts);
-        walk(n, rows, cols, &mut |g, (d1, d2)| {
-            packed[next[g] as usize] = d1 | (d2 >> rows) << 32;
-            next[g] += 1;
-        });
         Ok(Quarters {
             rows,
             cols,
             offsets: counts,
-            packed,
+            packed: Vec::new(),
         })
     }
 
-    /// The placements the table of an `n`-board holds (n ≤ [`super::MAX_JOIN_N`]) and the
-    /// most bytes [`Quarters::build`] takes at once, without building it: from [`ENTRIES`],
-    /// at once.
-    pub fn size(n: u32) -> (u64, u64) {
+    /// The placements the table of an `n`-board holds (n ≤ [`super::MAX_JOIN_N`]), the most
+    /// bytes [`Quarters::build`] takes at once, and the bytes of [`Quarters::outline`], without
+    /// building anything: from [`ENTRIES`], at once.
+    pub fn size(n: u32) -> (u64, u64, u64) {
         let entries = ENTRIES[n as usize];
-        let groups = 1u64 << n;
+        let offsets = 4 * ((1u64 << n) + 1);
         // The placements, the offsets, and the offsets' copy used while filling.
-        (entries, entries * 8 + 2 * 4 * (groups + 1))
+        (entries, entries * 8 + 2 * offsets, offsets)
     }
 
     /// Rows of the rectangle (R = n - ⌊n/2⌋).
@@ -121,7 +126,16 @@ impl Quarters {
     #[inline]
     pub fn group(&self, row_set: u32, col_set: u32) -> &[u64] {
         let g = ((row_set as usize) << self.cols) | col_set as usize;
-        &self.packed[self.offsets[g] as usize..self.offsets[g + 1] as usize]
+        self.packed
+            .get(self.offsets[g] as usize..self.offsets[g + 1] as usize)
+            .unwrap_or_default()
+    }
+
+    /// How many placements the group of `row_set` and `col_set` holds (in an outline too).
+    #[inline]
+    pub fn group_len(&self, row_set: u32, col_set: u32) -> usize {
+        let g = ((row_set as usize) << self.cols) | col_set as usize;
+        (self.offsets[g + 1] - self.offsets[g]) as usize
     }
 
     /// The "/" and "\" masks of a packed placement.
@@ -195,6 +209,9 @@ mod tests {
     #[test]
     fn odd_boards_have_one_row_more_than_columns() {
         let q = Quarters::build(7).unwrap();
+        let outline = Quarters::outline(7).unwrap();
+        assert_eq!(outline.group_len(0b11, 0b101), q.group(0b11, 0b101).len());
+        assert!(outline.is_empty());
         assert_eq!(q.rows(), 4);
         assert_eq!(q.group(0, 0), &[0u64][..]);
         assert_eq!(Quarters::size(7).0, q.len() as u64);

@@ -105,7 +105,10 @@ fn under_ulimit(kib: u32, args: &str) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
     std::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("ulimit -v {kib} && exec '{}' {args}", bin.display()))
+        .arg(format!(
+            "ulimit -v {kib} && exec '{}' {args}",
+            bin.display()
+        ))
         .env("RUST_BACKTRACE", "1")
         .output()
         .unwrap()
@@ -162,7 +165,12 @@ fn join_shards_are_priced_by_their_halves_and_balance() {
     };
     let partition = Partition::new(&plan, k, 2).unwrap();
     let owners: HashMap<usize, usize> = Shard::all(k)
-        .flat_map(|s| partition.ids(s).into_iter().map(move |id| (id, s.index() as usize - 1)))
+        .flat_map(|s| {
+            partition
+                .ids(s)
+                .into_iter()
+                .map(move |id| (id, s.index() as usize - 1))
+        })
         .collect();
     let priced = spread(&|id| owners[&id]);
     let dealt = spread(&|id| id % k as usize);
