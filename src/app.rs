@@ -32,7 +32,10 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             json,
             watch,
         } => {
-            let interrupt = Interrupt::install(watch.checkpoint.is_some());
+            let interrupt = Interrupt::install(
+                watch.checkpoint.is_some(),
+                &crate::interrupt::resume_args(None),
+            );
             let mut out = io::stdout().lock();
             // The table header comes with the first row, so a refusal prints nothing on stdout.
             let mut header = !json;

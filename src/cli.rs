@@ -124,7 +124,7 @@ struct BenchArgs {
     #[arg(long, value_name = "W", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1000))]
     warmup: u32,
 
-    /// Search engine: mirror or symmetry [default: the fastest for n]
+    /// Search engine: mirror, symmetry or join [default: the fastest for n]
     #[arg(long, value_name = "NAME", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Engine>()))]
     engine: Option<Engine>,
 
@@ -155,7 +155,8 @@ struct CountArgs {
     #[arg(value_name = "N|A..B", value_parser = parse_sizes, allow_hyphen_values = true)]
     sizes: RangeInclusive<u32>,
 
-    /// Worker threads [default: all logical cores]
+    /// Worker threads [default: the CPUs this process may use (affinity, cgroup,
+    /// SLURM_CPUS_PER_TASK)]
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
 
@@ -191,7 +192,8 @@ struct CountArgs {
     #[arg(long, value_name = "I/K|auto", value_parser = parse_shard, conflicts_with = "json")]
     shard: Option<ShardArg>,
 
-    /// Write the partial result of --shard to FILE instead of stdout
+    /// Write the partial result of --shard to FILE instead of stdout; {shard} and {shards} in
+    /// FILE stand for I and K (-o 'n21-{shard}-of-{shards}.json')
     #[arg(short, long, value_name = "FILE", requires = "shard")]
     output: Option<PathBuf>,
 }
@@ -243,7 +245,8 @@ struct SolveArgs {
     #[arg(long, conflicts_with_all = ["format", "unique", "threads"])]
     trace: bool,
 
-    /// Worker threads [default: all logical cores]; the order of the output never depends on it
+    /// Worker threads [default: the CPUs this process may use (affinity, cgroup,
+    /// SLURM_CPUS_PER_TASK)]; the order of the output never depends on it
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
 }
@@ -286,17 +289,19 @@ pub fn parse() -> Result<Command, clap::Error> {
                 shard,
                 launcher,
                 watch: Watch {
-                    checkpoint,
+                    checkpoint: checkpoint.map(|p| shard_path(p, shard)),
                     progress,
                     quiet,
                 },
                 options: Options {
-                    threads: threads.unwrap_or_else(num_cpus::get),
+                    threads: threads.unwrap_or_else(nqueens::default_threads),
                     split_depth,
                     engine,
                     ..Options::default()
                 },
-                output: output.filter(|p| p.as_os_str() != "-"),
+                output: output
+                    .filter(|p| p.as_os_str() != "-")
+                    .map(|p| shard_path(p, shard)),
             }
         }
         CliCommand::Merge(args) => Command::Merge {
@@ -311,7 +316,7 @@ pub fn parse() -> Result<Command, clap::Error> {
             },
             sizes: args.sizes,
             options: Options {
-                threads: args.threads.unwrap_or_else(num_cpus::get),
+                threads: args.threads.unwrap_or_else(nqueens::default_threads),
                 split_depth: args.split_depth,
                 engine: args.engine,
                 ..Options::default()
@@ -348,7 +353,7 @@ pub fn parse() -> Result<Command, clap::Error> {
         CliCommand::Solve(args) => Command::Solve {
             n: args.n,
             options: nqueens::solve::Options {
-                threads: args.threads.unwrap_or_else(num_cpus::get),
+                threads: args.threads.unwrap_or_else(nqueens::default_threads),
                 limit: args.limit,
                 unique: args.unique,
             },
@@ -385,9 +390,10 @@ pub fn one_line(err: &clap::Error) -> String {
 }
 
 fn parse_n(s: &str) -> Result<u32, String> {
-    let n: i64 = s.trim().parse().map_err(|_| {
-        format!("'{s}' is not a board size: expected a number from 1 to {MAX_N} or a range A..B such as 8..16")
-    })?;
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a board size: expected a number from 1 to {MAX_N}"))?;
     u32::try_from(n)
         .ok()
         .filter(|n| nqueens::check_n(*n).is_ok())
@@ -404,11 +410,20 @@ fn parse_known_n(s: &str) -> Result<u32, String> {
 }
 
 fn parse_sizes(s: &str) -> Result<RangeInclusive<u32>, String> {
+    // One size or a range: an error says both are allowed.
+    let size = |s: &str| {
+        parse_n(s).map_err(|e| {
+            e.replace(
+                &format!("to {MAX_N}"),
+                &format!("to {MAX_N} or a range A..B such as 8..16"),
+            )
+        })
+    };
     let Some((a, b)) = s.split_once("..") else {
-        let n = parse_n(s)?;
+        let n = size(s)?;
         return Ok(n..=n);
     };
-    let (a, b) = (parse_n(a)?, parse_n(b.strip_prefix('=').unwrap_or(b))?);
+    let (a, b) = (size(a)?, size(b.strip_prefix('=').unwrap_or(b))?);
     if a > b {
         return Err(format!(
             "the range {s} is empty: write A..B with A ≤ B, both from 1 to {MAX_N}"
@@ -424,6 +439,18 @@ fn parse_shard(s: &str) -> Result<ShardArg, String> {
     s.parse()
         .map(ShardArg::Given)
         .map_err(|e: nqueens::shard::Error| e.to_string())
+}
+
+/// `-o` (or `--checkpoint`) with `{shard}` and `{shards}` replaced by I and K, so that one command line (for srun,
+/// mpirun) names a file per shard.
+fn shard_path(path: PathBuf, shard: Shard) -> PathBuf {
+    match path.to_str() {
+        Some(text) if text.contains('{') => PathBuf::from(
+            text.replace("{shards}", &shard.count().to_string())
+                .replace("{shard}", &shard.index().to_string()),
+        ),
+        _ => path,
+    }
 }
 
 /// A checkpoint belongs to one board size.
@@ -455,8 +482,21 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         })
 }
 
+/// `-j` may ask for at most this many threads per logical core: more only slows a run down, and
+/// a mistyped `-j 100000` would start that many threads.
+const THREADS_PER_CORE: usize = 16;
+
 fn parse_threads(s: &str) -> Result<usize, String> {
-    at_least_one(s, "the number of threads", "1", "threads")
+    let threads = at_least_one(s, "the number of threads", "1", "threads")?;
+    let cores = num_cpus::get();
+    let most = THREADS_PER_CORE * cores;
+    if threads > most {
+        return Err(format!(
+            "{threads} threads are too many: at most {THREADS_PER_CORE} per logical core, \
+             {most} for the {cores} this process may use"
+        ));
+    }
+    Ok(threads)
 }
 
 fn parse_limit(s: &str) -> Result<u64, String> {

@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use nqueens::merge::{self, Input};
@@ -25,7 +26,10 @@ pub fn count_shard(
     watch: &Watch,
     output: Option<&Path>,
 ) -> Result<Exit, Error> {
-    let interrupt = Interrupt::install(watch.checkpoint.is_some());
+    let interrupt = Interrupt::install(
+        watch.checkpoint.is_some(),
+        &crate::interrupt::resume_args(Some(shard)),
+    );
     let run = ShardRun::new(n, options, shard)?;
     let selection = Selection::new(
         &format!("shard-{}-of-{}", shard.index(), shard.count()),
@@ -62,27 +66,57 @@ pub fn count_shard(
     Ok(Exit::Success)
 }
 
+/// The text of one input of merge (`-` is stdin): a file, pipe or stdin of at most
+/// [`merge::MAX_INPUT_BYTES`], so that `merge /dev/zero` is refused instead of filling memory.
+fn read_input(path: &Path) -> io::Result<String> {
+    let too_large = || {
+        io::Error::other(format!(
+            "it holds more than {} MiB, far more than any set of shard results",
+            merge::MAX_INPUT_BYTES >> 20
+        ))
+    };
+    let file: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(io::stdin())
+    } else {
+        let file = fs::File::open(path)?;
+        let meta = file.metadata()?;
+        let kind = meta.file_type();
+        // Pipes (`<(cat …)`) are read, as far as the limit; devices never are.
+        if kind.is_dir() || kind.is_char_device() || kind.is_block_device() {
+            return Err(io::Error::other(
+                "it is not a file of shard results (a device or a folder)",
+            ));
+        }
+        if meta.len() > merge::MAX_INPUT_BYTES {
+            return Err(too_large());
+        }
+        Box::new(file)
+    };
+    let mut text = String::new();
+    file.take(merge::MAX_INPUT_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > merge::MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    Ok(text)
+}
+
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
 /// does; warnings and a summary of the shards go to stderr.
 pub fn merge(files: &[PathBuf], json: bool) -> Result<Exit, Error> {
     let inputs = files
         .iter()
         .map(|path| {
-            let mut text = String::new();
-            let read = if path.as_os_str() == "-" {
-                io::stdin().read_to_string(&mut text)
-            } else {
-                fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text))
-            };
-            read.map(|_| Input {
-                name: path.display().to_string(),
-                text,
-            })
-            .map_err(|source| Error::File {
-                what: "read",
-                path: path.clone(),
-                source,
-            })
+            read_input(path)
+                .map(|text| Input {
+                    name: path.display().to_string(),
+                    text,
+                })
+                .map_err(|source| Error::File {
+                    what: "read",
+                    path: path.clone(),
+                    source,
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let merged = merge::merge(&inputs, num_cpus::get())?;

@@ -55,23 +55,29 @@ impl Signal {
 pub struct Interrupt {
     stop: Arc<AtomicBool>,
     first: Arc<AtomicI32>,
+    /// The command that resumes the run, quoted for a shell.
+    resume: Arc<str>,
 }
 
 impl Interrupt {
     /// Catches SIGINT and SIGTERM from now on. `saving` says whether the run keeps a checkpoint
-    /// (then the first signal stops it cleanly; otherwise the program quits at once).
-    pub fn install(saving: bool) -> Interrupt {
+    /// (then the first signal stops it cleanly; otherwise the program quits at once); `resume`
+    /// is the command line that resumes it (this program's own, with anything resolved at run
+    /// time, such as `--shard auto`, written out).
+    pub fn install(saving: bool, resume: &[String]) -> Interrupt {
         let interrupt = Interrupt {
             stop: Arc::new(AtomicBool::new(false)),
             first: Arc::new(AtomicI32::new(0)),
+            resume: quoted(resume).into(),
         };
         let (stop, first) = (Arc::clone(&interrupt.stop), Arc::clone(&interrupt.first));
+        let resume = Arc::clone(&interrupt.resume);
         let caught = Signals::new([SIGINT, SIGTERM]).and_then(|mut signals| {
             std::thread::Builder::new()
                 .name("nqueens-signals".to_string())
                 .spawn(move || {
                     for raw in signals.forever() {
-                        received(raw, saving, &stop, &first);
+                        received(raw, saving, &stop, &first, &resume);
                     }
                 })
         });
@@ -92,9 +98,14 @@ impl Interrupt {
     pub fn signal(&self) -> Option<Signal> {
         Signal::from_raw(self.first.load(Ordering::SeqCst))
     }
+
+    /// The command line that resumes the run, quoted for a shell.
+    pub fn resume_command(&self) -> &str {
+        &self.resume
+    }
 }
 
-fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32) {
+fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32, resume: &str) {
     let Some(signal) = Signal::from_raw(raw) else {
         return;
     };
@@ -118,8 +129,7 @@ fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32) {
     } else {
         note(&format!(
             "{name} again: quitting at once; the checkpoint stays valid, the subproblems that were \
-             running will be redone. To resume, run the same command again: {}",
-            command_line()
+             running will be redone. To resume, run: {resume}"
         ));
     }
     std::process::exit(signal.exit() as i32);
@@ -132,6 +142,8 @@ pub struct Stopped {
     pub signal: Option<Signal>,
     /// What the run saved.
     pub run: run::Interrupted,
+    /// The command that resumes it.
+    pub resume: String,
 }
 
 impl Stopped {
@@ -148,30 +160,76 @@ impl std::fmt::Display for Stopped {
             None => write!(f, "interrupted: {}", self.run)?,
         }
         if self.run.checkpoint.is_some() {
-            write!(
-                f,
-                ". To resume, run the same command again: {}",
-                command_line()
-            )?;
+            write!(f, ". To resume, run: {}", self.resume)?;
         }
         Ok(())
     }
 }
 
-/// This program's command line, quoted for a POSIX shell where needed.
-fn command_line() -> String {
-    std::env::args()
+/// This program's command line, with `--shard auto` (`--shard=auto`) replaced by `shard`, the
+/// shard it resolved to: `auto` outside the job that started the run would mean another shard,
+/// or none.
+pub fn resume_args(shard: Option<nqueens::shard::Shard>) -> Vec<String> {
+    resolved(std::env::args().collect(), shard)
+}
+
+fn resolved(mut args: Vec<String>, shard: Option<nqueens::shard::Shard>) -> Vec<String> {
+    if let Some(shard) = shard {
+        for i in 0..args.len() {
+            if args[i] == "--shard=auto" {
+                args[i] = format!("--shard={shard}");
+            } else if args[i] == "--shard" && args.get(i + 1).is_some_and(|a| a.trim() == "auto") {
+                args[i + 1] = shard.to_string();
+            }
+        }
+    }
+    args
+}
+
+/// `args` as one line for a POSIX shell, quoted where needed.
+fn quoted(args: &[String]) -> String {
+    args.iter()
         .map(|arg| {
             let plain = !arg.is_empty()
                 && arg
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
             if plain {
-                arg
+                arg.clone()
             } else {
                 format!("'{}'", arg.replace('\'', r"'\''"))
             }
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn the_resume_command_names_the_shard_auto_resolved_to() {
+        let shard = Some(nqueens::shard::Shard::new(3, 8).unwrap());
+        let args = words("nqueens count 21 --shard auto --checkpoint c");
+        assert_eq!(
+            quoted(&resolved(args.clone(), shard)),
+            "nqueens count 21 --shard 3/8 --checkpoint c"
+        );
+        assert_eq!(
+            quoted(&resolved(words("nqueens count 21 --shard=auto"), shard)),
+            "nqueens count 21 --shard=3/8"
+        );
+        // A count that is no shard keeps its command line, quoted where needed.
+        let mut plain = words("nqueens count 16 --checkpoint");
+        plain.push("my run.ckpt".to_string());
+        assert_eq!(
+            quoted(&resolved(plain, None)),
+            "nqueens count 16 --checkpoint 'my run.ckpt'"
+        );
+    }
 }

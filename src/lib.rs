@@ -194,10 +194,22 @@ pub fn check_n(n: u32) -> Result<(), Error> {
     }
 }
 
+/// The worker threads a run uses when none are asked for: the CPUs this process may run on (its
+/// affinity mask and control group, which `taskset`, Slurm and containers set), and no more than
+/// Slurm's `SLURM_CPUS_PER_TASK` when it is set.
+pub fn default_threads() -> usize {
+    let cpus = num_cpus::get();
+    let granted = std::env::var("SLURM_CPUS_PER_TASK")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&k| k >= 1);
+    granted.map_or(cpus, |k| k.min(cpus))
+}
+
 /// How to count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// Worker threads; the default is every logical core.
+    /// Worker threads; the default is [`default_threads`].
     pub threads: usize,
     /// The engine; `None` picks the fastest for n.
     pub engine: Option<Engine>,
@@ -210,7 +222,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            threads: num_cpus::get(),
+            threads: default_threads(),
             engine: None,
             split_depth: None,
             count_nodes: false,

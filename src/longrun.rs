@@ -72,9 +72,20 @@ pub fn execute(
     let result = run.execute(options.threads, interrupt.flag(), &progress);
     progress.finish();
     match result {
-        Ok(finished) => Ok(finished),
+        Ok(finished) => {
+            if let Some(signal) = interrupt.signal() {
+                // It came after the last subproblem was handed out: nothing was left to stop.
+                progress::note(&format!(
+                    "{} arrived as the run was finishing: every subproblem was counted, so the \
+                     count is complete",
+                    signal.name()
+                ));
+            }
+            Ok(finished)
+        }
         Err(run::Error::Interrupted(saved)) => Err(Error::Interrupted(Stopped {
             signal: interrupt.signal(),
+            resume: interrupt.resume_command().to_string(),
             run: saved,
         })),
         Err(run::Error::Count(e)) => Err(e.into()),

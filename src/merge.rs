@@ -17,6 +17,9 @@ use serde_json::Value;
 use crate::shard::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSION};
 use crate::{Counts, Options};
 
+/// The largest input merge reads: 10,000 shard results take about 6 MiB.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
 /// One input: a name for messages (a file name) and its text, holding one or more partial
 /// results (JSON objects one after another, as `cat` or GNU parallel put them).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -162,6 +162,12 @@ impl Shard {
             return zero_based(Launcher::Pmi, p);
         }
         if let Some(p) = pair("SLURM_PROCID", "SLURM_NTASKS")? {
+            // The batch script of `sbatch -n K` runs once, as task 0 of K: counting shard 1 and
+            // calling it done would leave K - 1 shards uncounted. Only srun's tasks (in a job
+            // step) are the K shards.
+            if p.1 > 1 && var("SLURM_STEP_ID").is_none() && var("SLURM_STEPID").is_none() {
+                return Err(Error::BatchScript { tasks: p.1 });
+            }
             return zero_based(Launcher::Srun, p);
         }
         Err(Error::NoLauncher)
@@ -305,6 +311,16 @@ pub enum Error {
         value: String,
         /// What is wrong with it.
         problem: &'static str,
+    },
+    /// The batch script of a Slurm job of several tasks, not one of its tasks.
+    #[error(
+        "--shard auto: this is the batch script of a Slurm job of {tasks} tasks (SLURM_NTASKS={tasks} \
+         but no SLURM_STEP_ID), which runs once, not once per task: start the shards with \
+         'srun nqueens count … --shard auto', or give --shard I/K"
+    )]
+    BatchScript {
+        /// SLURM_NTASKS.
+        tasks: i64,
     },
     /// One of a pair of variables without the other.
     #[error("--shard auto: {set} is set but {missing} is not")]
@@ -722,8 +738,23 @@ mod tests {
             Ok((shard(4, 4), Launcher::Pmi))
         );
         assert_eq!(
-            from(&[("SLURM_PROCID", "2"), ("SLURM_NTASKS", "3")]),
+            from(&[
+                ("SLURM_PROCID", "2"),
+                ("SLURM_NTASKS", "3"),
+                ("SLURM_STEP_ID", "0")
+            ]),
             Ok((shard(3, 3), Launcher::Srun))
+        );
+        // `sbatch -n 3 --wrap 'nqueens … --shard auto'`: the batch script, not srun's tasks.
+        let batch = from(&[("SLURM_PROCID", "0"), ("SLURM_NTASKS", "3")]).unwrap_err();
+        assert_eq!(batch, Error::BatchScript { tasks: 3 });
+        assert!(batch
+            .to_string()
+            .contains("start the shards with 'srun nqueens"));
+        // A job of one task needs no srun.
+        assert_eq!(
+            from(&[("SLURM_PROCID", "0"), ("SLURM_NTASKS", "1")]),
+            Ok((shard(1, 1), Launcher::Srun))
         );
         // mpirun inside a Slurm allocation: the MPI rank, not the inherited SLURM_PROCID.
         assert_eq!(

@@ -100,7 +100,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            threads: num_cpus::get(),
+            threads: crate::default_threads(),
             limit: None,
             unique: false,
         }

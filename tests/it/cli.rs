@@ -111,6 +111,31 @@ pub(crate) fn refuses(args: &[&str], message: &str) {
     assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"));
 }
 
+/// The threads a JSON report says were used.
+fn threads_used(cmd: &mut assert_cmd::Command) -> u64 {
+    let out = cmd.args(["count", "9", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    v["threads"].as_u64().unwrap()
+}
+
+#[test]
+fn without_j_a_run_uses_the_cpus_it_was_granted() {
+    let mut plain = nqueens();
+    plain.env_remove("SLURM_CPUS_PER_TASK");
+    assert_eq!(threads_used(&mut plain), num_cpus::get() as u64);
+    let mut slurm = nqueens();
+    slurm.env("SLURM_CPUS_PER_TASK", "1");
+    assert_eq!(threads_used(&mut slurm), 1);
+    // An affinity mask of one CPU (taskset, or a scheduler's cpuset).
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let mut pinned = assert_cmd::Command::new("taskset");
+    pinned
+        .args(["-c", "0"])
+        .arg(bin)
+        .env_remove("SLURM_CPUS_PER_TASK");
+    assert_eq!(threads_used(&mut pinned), 1);
+}
+
 #[test]
 fn bad_input_gets_one_clear_line_and_status_2() {
     refuses(&["count", "0"], "n must be between 1 and 32, got 0");
@@ -122,6 +147,23 @@ fn bad_input_gets_one_clear_line_and_status_2() {
     refuses(&["count", "..8"], "not a board size");
     refuses(&["count", "8", "--threads", "0"], "at least 1, got 0");
     refuses(&["count", "8", "-j", "x"], "not a number of threads");
+    let most = 16 * num_cpus::get();
+    refuses(
+        &["count", "8", "-j", "100000"],
+        &format!("100000 threads are too many: at most 16 per logical core, {most} for the"),
+    );
+    refuses(&["bench", "-j", "1,100000"], "100000 threads are too many");
+    // solve takes one board size: its errors speak of no range.
+    refuses(
+        &["solve", "..5"],
+        "'..5' is not a board size: expected a number from 1 to 32",
+    );
+    let out = nqueens().args(["solve", "..5"]).assert().code(2);
+    assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("range"));
+    refuses(
+        &["count", "x..5"],
+        "'x' is not a board size: expected a number from 1 to 32 or a range A..B",
+    );
     refuses(&["count", "8", "--split-depth", "99"], "0..=10");
     refuses(
         &["count", "8", "--frobnicate"],

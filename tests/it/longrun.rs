@@ -32,8 +32,13 @@ fn long_run(checkpoint: &Path) -> Vec<String> {
 }
 
 fn spawn(args: &[String]) -> Child {
+    spawn_with(args, &[])
+}
+
+fn spawn_with(args: &[String], vars: &[(&str, &str)]) -> Child {
     Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
+        .envs(vars.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -164,13 +169,42 @@ fn sigint_and_sigterm_stop_cleanly_with_their_exit_codes() {
             stderr.contains(&format!("interrupted by SIG{signal}")),
             "{stderr}"
         );
-        assert!(
-            stderr.contains("To resume, run the same command again:"),
-            "{stderr}"
-        );
+        assert!(stderr.contains("To resume, run: "), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
         resume_gives_the_table_count(&args, &path);
     }
+}
+
+#[test]
+fn a_stopped_shard_auto_says_how_to_resume_it_outside_its_job() {
+    let (dir, path) = scratch("shard.ckpt");
+    let out = dir.path().join("s.json").display().to_string();
+    let mut args = long_run(&path);
+    args.extend(["--shard", "auto", "-o", &out].map(String::from));
+    let array = [
+        ("SLURM_ARRAY_TASK_ID", "2"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_MAX", "3"),
+    ];
+    let mut child = spawn_with(&args, &array);
+    let status = kill_mid_run(&mut child, &path, &["TERM"]);
+    assert_eq!(status.code(), Some(143));
+    let stderr = stderr_of(child);
+    assert!(stderr.contains("To resume, run: "), "{stderr}");
+    assert!(stderr.contains(" --shard 2/3 -o "), "{stderr}");
+    assert!(!stderr.contains("auto"), "{stderr}");
+    // The command it gives resumes, outside the job, and writes shard 2 of 3.
+    let mut resume = args.clone();
+    let auto = resume.iter().position(|a| a == "auto").unwrap();
+    resume[auto] = "2/3".to_string();
+    let resumed = nqueens().args(&resume).assert().success();
+    let stderr = String::from_utf8_lossy(&resumed.get_output().stderr).to_string();
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    let result: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        (result["shard"].clone(), result["shards"].clone()),
+        (2.into(), 3.into())
+    );
 }
 
 #[test]
@@ -181,7 +215,7 @@ fn a_second_ctrl_c_quits_at_once_and_the_checkpoint_stays_valid() {
     let status = kill_mid_run(&mut child, &path, &["INT", "INT"]);
     assert_eq!(status.code(), Some(130));
     let stderr = stderr_of(child);
-    assert!(stderr.contains("run the same command again"), "{stderr}");
+    assert!(stderr.contains("To resume, run: "), "{stderr}");
     resume_gives_the_table_count(&args, &path);
 }
 

@@ -16,7 +16,10 @@ use tempfile::TempDir;
 use crate::util::nqueens;
 
 /// Every variable `--shard auto` looks at, cleared so the test's own environment cannot leak in.
-const LAUNCHER_VARS: [&str; 11] = [
+const LAUNCHER_VARS: [&str; 14] = [
+    "SLURM_STEP_ID",
+    "SLURM_STEPID",
+    "SLURM_CPUS_PER_TASK",
     "SLURM_ARRAY_TASK_ID",
     "SLURM_ARRAY_TASK_MIN",
     "SLURM_ARRAY_TASK_MAX",
@@ -370,6 +373,70 @@ fn merge_refuses_malformed_truncated_and_foreign_files() {
 }
 
 #[test]
+fn output_names_may_hold_the_shard_and_links_and_devices_are_written_through() {
+    let dir = TempDir::new().unwrap();
+    // What srun or mpirun would start: one command line, a file per shard.
+    for rank in 0..3 {
+        nqueens()
+            .current_dir(dir.path())
+            .args(["count", "9", "--shard", "auto", "-j", "1"])
+            .args(["-o", "n9-{shard}-of-{shards}.json"])
+            .envs([
+                ("SLURM_PROCID", rank.to_string()),
+                ("SLURM_NTASKS", "3".to_string()),
+                ("SLURM_STEP_ID", "0".to_string()),
+            ])
+            .assert()
+            .success();
+    }
+    let files: Vec<PathBuf> = (1..=3)
+        .map(|i| dir.path().join(format!("n9-{i}-of-3.json")))
+        .collect();
+    assert_eq!(merged(&files)["total"], 352);
+
+    // A link is written through and stays a link; the new file gets the umask's mode.
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let link = dir.path().join("latest.json");
+    symlink("n9-1-of-3.json", &link).unwrap();
+    let before = fs::metadata(&files[0]).unwrap().permissions().mode();
+    nqueens()
+        .args(["count", "9", "--shard", "1/3", "-j", "1", "-o"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        fs::metadata(&files[0]).unwrap().permissions().mode(),
+        before
+    );
+    assert_ne!(
+        before & 0o777,
+        0o600,
+        "the temporary file's mode leaked out"
+    );
+}
+
+#[test]
+fn merge_reads_no_device_and_no_huge_file() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 9, 2, &[]);
+    refuses(
+        &[files[0].clone(), PathBuf::from("/dev/zero")],
+        &["cannot read /dev/zero: it is not a file of shard results"],
+    );
+    let huge = dir.path().join("huge.json");
+    let file = fs::File::create(&huge).unwrap();
+    file.set_len(merge::MAX_INPUT_BYTES + 1).unwrap();
+    refuses(
+        &[files[0].clone(), huge],
+        &["huge.json: it holds more than 64 MiB"],
+    );
+}
+
+#[test]
 fn a_wrong_total_is_caught_by_the_checksum_and_a_forged_one_by_the_table() {
     let dir = TempDir::new().unwrap();
     let files = run_shards(dir.path(), 10, 2, &[]);
@@ -423,7 +490,11 @@ fn shard_auto_reads_each_launcher() {
     ];
     assert_eq!(auto(&counted), (7, 8));
     assert_eq!(
-        auto(&[("SLURM_PROCID", "2"), ("SLURM_NTASKS", "5")]),
+        auto(&[
+            ("SLURM_PROCID", "2"),
+            ("SLURM_NTASKS", "5"),
+            ("SLURM_STEP_ID", "0")
+        ]),
         (3, 5)
     );
     assert_eq!(
@@ -459,6 +530,12 @@ fn bad_shard_command_lines_get_one_clear_line_and_status_2() {
         &["count", "9", "--shard", "auto"],
         &[("PMI_RANK", "1")],
         "PMI_RANK is set but PMI_SIZE is not",
+    );
+    // `sbatch -n 2 --wrap 'nqueens count 9 --shard auto'`: the batch script runs once.
+    refuse(
+        &["count", "9", "--shard", "auto"],
+        &[("SLURM_PROCID", "0"), ("SLURM_NTASKS", "2")],
+        "this is the batch script of a Slurm job of 2 tasks",
     );
     refuse(
         &["count", "9", "--shard", "0/4"],
