@@ -619,20 +619,26 @@ fn gnu_parallel_runs_the_shards_and_merge_sums_them() {
     assert_eq!(report["verified"], true);
 }
 
-/// A stand-in for `sbatch` that runs the jobs at once, in order: each task of `--array=A-B` with
-/// the variables Slurm sets, then a `--wrap` command. Dependencies hold because it runs in order.
+/// A stand-in for `sbatch` that runs the jobs at once, in order, and logs its arguments (one
+/// call a line) to `$SBATCH_LOG`: each task of `--array=A-B[%T]` (or of one index `--array=I`)
+/// with the variables Slurm sets, then a `--wrap` command. Dependencies hold because it runs in
+/// order.
 const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
 set -euo pipefail
-array= wrap= script=
+echo "$*" >> "$SBATCH_LOG"
+array= wrap= script= output=/dev/null
 for arg in "$@"; do
   case "$arg" in
     --array=*) array=${arg#--array=} ;;
+    --output=*) output=${arg#--output=} ;;
     --wrap) wrap=next ;;
     --*) ;;
     *) if [[ $wrap == next ]]; then wrap=$arg; else script=$arg; fi ;;
   esac
 done
-if [[ -n $wrap ]]; then SLURM_JOB_ID=2 bash -c "$wrap"; exit; fi
+# A job's failure is in its log, not in sbatch's exit status.
+if [[ -n $wrap ]]; then SLURM_JOB_ID=2 bash -c "$wrap" >> "$output" 2>&1 || true; exit; fi
+array=${array%%\%*}
 min=${array%-*} max=${array#*-}
 for ((id = min; id <= max; id++)); do
   SLURM_JOB_ID=1 SLURM_ARRAY_JOB_ID=1 SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=$min \
@@ -642,13 +648,17 @@ done
 echo 1
 "#;
 
-#[test]
-#[cfg(unix)]
-fn the_slurm_example_counts_and_merges() {
+/// Runs the Slurm example in `dir` with the fake sbatch: `bash count.sbatch args` (or `sbatch
+/// args count.sbatch` when `submit`), with `vars`; returns its stdout and the sbatch log.
+fn slurm_example(
+    dir: &Path,
+    vars: &[(&str, &str)],
+    args: &[&str],
+    submit: bool,
+) -> (String, String) {
     use std::os::unix::fs::PermissionsExt;
-    let dir = TempDir::new().unwrap();
-    let bin = dir.path().join("bin");
-    fs::create_dir(&bin).unwrap();
+    let bin = dir.join("bin");
+    fs::create_dir_all(&bin).unwrap();
     let sbatch = bin.join("sbatch");
     fs::write(&sbatch, FAKE_SBATCH).unwrap();
     fs::set_permissions(&sbatch, fs::Permissions::from_mode(0o755)).unwrap();
@@ -661,15 +671,24 @@ fn the_slurm_example_counts_and_merges() {
     )))
     .unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slurm/count.sbatch");
-    let mut cmd = Process::new("bash");
+    let log = dir.join("sbatch.log");
+    let mut cmd = if submit {
+        let mut cmd = Process::new(&sbatch);
+        cmd.args(args).arg(script);
+        cmd
+    } else {
+        let mut cmd = Process::new("bash");
+        cmd.arg(script).args(args);
+        cmd
+    };
     for var in LAUNCHER_VARS.iter().chain(&["SLURM_JOB_ID"]) {
         cmd.env_remove(var);
     }
     let out = cmd
-        .arg(script)
-        .current_dir(dir.path())
+        .current_dir(dir)
         .env("PATH", path)
-        .envs([("N", "11"), ("SHARDS", "3")])
+        .env("SBATCH_LOG", &log)
+        .envs(vars.iter().copied())
         .output()
         .unwrap();
     assert!(
@@ -677,13 +696,93 @@ fn the_slurm_example_counts_and_merges() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("3 shards of n = 11"));
-    let result = fs::read_to_string(dir.path().join("nqueens-n11/result.txt")).unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        fs::read_to_string(&log).unwrap_or_default(),
+    )
+}
+
+#[test]
+fn the_slurm_example_counts_and_merges_with_the_options_given() {
+    let dir = TempDir::new().unwrap();
+    let old = dir.path().join("nqueens-n11-k3/result.txt");
+    fs::create_dir_all(old.parent().unwrap()).unwrap();
+    fs::write(&old, "an old result").unwrap();
+    let vars = [
+        ("N", "11"),
+        ("SHARDS", "3"),
+        ("CPUS", "2"),
+        ("PARTITION", "debug"),
+        ("ACCOUNT", "proj"),
+        ("TIME", "1:00:00"),
+        ("THROTTLE", "2"),
+    ];
+    let (stdout, log) = slurm_example(dir.path(), &vars, &["--qos=low"], false);
+    assert!(stdout.contains("3 shards of n = 11"), "{stdout}");
+    let calls: Vec<&str> = log.lines().collect();
+    assert_eq!(calls.len(), 2, "{log}");
+    for option in [
+        "--array=1-3%2",
+        "--cpus-per-task=2",
+        "--partition=debug",
+        "--account=proj",
+        "--time=1:00:00",
+        "--qos=low",
+    ] {
+        assert!(calls[0].contains(option), "{option} not in {}", calls[0]);
+    }
+    for option in [
+        "--dependency=afterany:1",
+        "--partition=debug",
+        "--account=proj",
+        "--qos=low",
+        "--open-mode=append",
+    ] {
+        assert!(calls[1].contains(option), "{option} not in {}", calls[1]);
+    }
+    let result = fs::read_to_string(&old).unwrap();
     assert!(
         result.contains("2680") && result.contains("yes"),
         "{result}"
     );
-    assert!(dir.path().join("nqueens-n11/shard-3.json").exists());
+    let merged = read(&dir.path().join("nqueens-n11-k3/shard-3.json"));
+    assert_eq!(
+        (merged["shard"].clone(), merged["shards"].clone()),
+        (3.into(), 3.into())
+    );
+}
+
+#[test]
+fn the_slurm_example_resubmits_one_index_as_that_shard_and_never_leaves_a_stale_result() {
+    let dir = TempDir::new().unwrap();
+    let vars = [("N", "11"), ("SHARDS", "3")];
+    // `sbatch --array=2 count.sbatch`: shard 2 of 3, not the whole board as shard 1 of 1.
+    slurm_example(dir.path(), &vars, &["--array=2"], true);
+    let run = dir.path().join("nqueens-n11-k3");
+    let shard2 = read(&run.join("shard-2.json"));
+    assert_eq!(
+        (shard2["shard"].clone(), shard2["shards"].clone()),
+        (2.into(), 3.into())
+    );
+    // A merge with shards missing fails and writes no result.txt, and an old one is gone.
+    fs::write(run.join("result.txt"), "an old result").unwrap();
+    let merge_only = [("N", "11"), ("SHARDS", "3"), ("MERGE_ONLY", "1")];
+    slurm_example(dir.path(), &merge_only, &[], false);
+    assert!(!run.join("result.txt").exists());
+    let log = fs::read_to_string(run.join("merge.log")).unwrap();
+    assert!(
+        log.contains("cannot merge: missing 2 shards of 3: 1, 3"),
+        "{log}"
+    );
+    // Once the missing shards are counted, the merge-only rerun gives the count.
+    slurm_example(dir.path(), &vars, &["--array=1"], true);
+    slurm_example(dir.path(), &vars, &["--array=3"], true);
+    slurm_example(dir.path(), &merge_only, &[], false);
+    let result = fs::read_to_string(run.join("result.txt")).unwrap();
+    assert!(
+        result.contains("2680") && result.contains("yes"),
+        "{result}"
+    );
 }
 
 proptest! {
