@@ -212,12 +212,23 @@ fn colex_rank(mut bits: u32) -> usize {
     rank
 }
 
-/// C(n, k), small n.
+/// C(n, k) for n, k ≤ 32, from Pascal's triangle.
 fn binomial(n: usize, k: usize) -> usize {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    const PASCAL: [[usize; 33]; 33] = {
+        let mut t = [[0; 33]; 33];
+        let mut n = 0;
+        while n < 33 {
+            t[n][0] = 1;
+            let mut k = 1;
+            while k <= n {
+                t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+                k += 1;
+            }
+            n += 1;
+        }
+        t
+    };
+    PASCAL[n][k]
 }
 
 /// A worker thread's buffers, reused from unit to unit.
@@ -263,5 +274,6 @@ mod tests {
             assert_eq!(colex_rank(s), i);
         }
         assert_eq!(sets.len(), binomial(9, 4));
+        assert_eq!((binomial(9, 4), binomial(32, 16), binomial(3, 5)), (126, 601_080_390, 0));
     }
 }
