@@ -103,6 +103,21 @@ impl Interrupt {
     pub fn resume_command(&self) -> &str {
         &self.resume
     }
+
+    /// An interrupt as if `signal` had been received (with a checkpoint kept), catching nothing.
+    #[cfg(test)]
+    pub fn signalled(signal: Option<Signal>) -> Interrupt {
+        let raw = match signal {
+            Some(Signal::Int) => SIGINT,
+            Some(Signal::Term) => SIGTERM,
+            None => 0,
+        };
+        Interrupt {
+            stop: Arc::new(AtomicBool::new(signal.is_some())),
+            first: Arc::new(AtomicI32::new(raw)),
+            resume: "nqueens count 9 --checkpoint n9.ckpt".into(),
+        }
+    }
 }
 
 fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32, resume: &str) {

@@ -74,12 +74,7 @@ pub fn execute(
     match result {
         Ok(finished) => {
             if let Some(signal) = interrupt.signal() {
-                // It came after the last subproblem was handed out: nothing was left to stop.
-                progress::note(&format!(
-                    "{} arrived as the run was finishing: every subproblem was counted, so the \
-                     count is complete",
-                    signal.name()
-                ));
+                progress::note(&late(signal));
             }
             Ok(finished)
         }
@@ -90,5 +85,54 @@ pub fn execute(
         })),
         Err(run::Error::Count(e)) => Err(e.into()),
         Err(run::Error::Checkpoint(e)) => Err(e.into()),
+    }
+}
+
+/// What to say of a signal that came after the last subproblem was handed out: it stopped
+/// nothing, and the count is whole.
+fn late(signal: crate::interrupt::Signal) -> String {
+    format!(
+        "{} arrived as the run was finishing: every subproblem was counted, so the count is \
+         complete",
+        signal.name()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interrupt::Signal;
+
+    #[test]
+    fn a_signal_after_the_last_subproblem_leaves_a_complete_count_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let watch = Watch {
+            checkpoint: Some(dir.path().join("n8.ckpt")),
+            progress: None,
+            quiet: true,
+        };
+        let options = Options {
+            threads: 1,
+            ..Options::default()
+        };
+        // A finished run: its checkpoint holds every subproblem.
+        let calm = Interrupt::signalled(None);
+        assert_eq!(count(8, &options, &watch, &calm).unwrap().total, 92);
+        // The signal is in, but nothing is left to hand out: the count is whole.
+        let late_sigint = Interrupt::signalled(Some(Signal::Int));
+        assert_eq!(count(8, &options, &watch, &late_sigint).unwrap().total, 92);
+        assert!(late(Signal::Int).starts_with("SIGINT arrived as the run was finishing"));
+        // With work left, the same signal stops the run, which says how to resume.
+        let fresh = Watch {
+            checkpoint: Some(dir.path().join("n9.ckpt")),
+            ..watch
+        };
+        match count(9, &options, &fresh, &late_sigint) {
+            Err(Error::Interrupted(stopped)) => {
+                assert_eq!(stopped.signal, Some(Signal::Int));
+                assert!(stopped.to_string().contains("To resume, run: "));
+            }
+            other => panic!("not stopped: {other:?}"),
+        }
     }
 }

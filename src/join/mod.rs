@@ -274,6 +274,9 @@ mod tests {
             assert_eq!(colex_rank(s), i);
         }
         assert_eq!(sets.len(), binomial(9, 4));
-        assert_eq!((binomial(9, 4), binomial(32, 16), binomial(3, 5)), (126, 601_080_390, 0));
+        assert_eq!(
+            (binomial(9, 4), binomial(32, 16), binomial(3, 5)),
+            (126, 601_080_390, 0)
+        );
     }
 }
