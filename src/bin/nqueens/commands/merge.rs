@@ -1,5 +1,5 @@
-//! Runs the commands for many machines: `count N --shard I/K` writes a partial result, `merge`
-//! checks and sums them into the usual report.
+//! `nqueens merge FILES…`: checks that the partial results are the K shards of one run and prints
+//! their sum as `count` would.
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -8,63 +8,9 @@ use std::path::{Path, PathBuf};
 
 use nqueens::merge::{self, Input};
 use nqueens::report::{self, Report};
-use nqueens::run::Selection;
-use nqueens::shard::{Launcher, Shard, ShardRun};
-use nqueens::Options;
 
-use crate::app::{Error, Exit};
-use crate::interrupt::Interrupt;
-use crate::longrun::{self, Watch};
-
-/// Counts `shard` of the `n`-board and writes its partial result to `output` (stdout if `None`),
-/// with a one-line summary on stderr.
-pub fn count_shard(
-    n: u32,
-    shard: Shard,
-    launcher: Option<Launcher>,
-    options: &Options,
-    watch: &Watch,
-    output: Option<&Path>,
-) -> Result<Exit, Error> {
-    let interrupt = Interrupt::install(
-        watch.checkpoint.is_some(),
-        &crate::interrupt::resume_args(Some(shard)),
-    );
-    let run = ShardRun::new(n, options, shard)?;
-    let selection = Selection::new(
-        &format!("shard-{}-of-{}", shard.index(), shard.count()),
-        |s| run.owns(s),
-    );
-    let finished = longrun::execute(&run.plan, selection, options, watch, &interrupt)?;
-    let result = run.result(finished.tally, finished.elapsed, options.threads)?;
-    let json = result.json();
-    match output {
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(json.as_bytes())?;
-            out.flush()?;
-        }
-        Some(path) => {
-            nqueens::files::write(path, json.as_bytes()).map_err(|source| Error::File {
-                what: "write",
-                path: path.to_path_buf(),
-                source,
-            })?
-        }
-    }
-    eprintln!(
-        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s with -j {} on {}{}",
-        launcher.map_or(String::new(), |l| format!(" (from {l})")),
-        result.subproblems,
-        result.plan_subproblems,
-        result.total,
-        result.elapsed_seconds,
-        result.threads,
-        result.host,
-        output.map_or(String::new(), |p| format!(" -> {}", p.display())),
-    );
-    Ok(Exit::Success)
-}
+use crate::error::Error;
+use crate::exit::Exit;
 
 /// The text of one input of merge (`-` is stdin): a file, pipe or stdin of at most
 /// [`merge::MAX_INPUT_BYTES`], so that `merge /dev/zero` is refused instead of filling memory.
@@ -103,7 +49,7 @@ fn read_input(path: &Path) -> io::Result<String> {
 
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
 /// does; warnings and a summary of the shards go to stderr.
-pub fn merge(files: &[PathBuf], json: bool) -> Result<Exit, Error> {
+pub fn run(files: &[PathBuf], json: bool) -> Result<Exit, Error> {
     let inputs = files
         .iter()
         .map(|path| {

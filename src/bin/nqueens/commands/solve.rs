@@ -4,7 +4,8 @@ use std::io::{self, BufWriter, Write};
 
 use nqueens::solve::{self, Format, Listing};
 
-use crate::app::{Error, Exit};
+use crate::error::Error;
+use crate::exit::Exit;
 
 /// Lists (or traces) the solutions of the `n`-board on stdout. The count follows the solutions
 /// on stdout for boards and traces, and goes to stderr for JSON and columns so that stdout stays

@@ -13,7 +13,6 @@ use nqueens::run;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use crate::app::Exit;
 use crate::progress::note;
 
 /// A signal that stops a run.
@@ -43,10 +42,10 @@ impl Signal {
     }
 
     /// The exit status of a program it stopped: 128 + its number.
-    pub fn exit(self) -> Exit {
+    pub fn status(self) -> u8 {
         match self {
-            Signal::Int => Exit::Interrupted,
-            Signal::Term => Exit::Terminated,
+            Signal::Int => 128 + SIGINT as u8,
+            Signal::Term => 128 + SIGTERM as u8,
         }
     }
 }
@@ -147,7 +146,7 @@ fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32, resume
              running will be redone. To resume, run: {resume}"
         ));
     }
-    std::process::exit(signal.exit() as i32);
+    std::process::exit(i32::from(signal.status()));
 }
 
 /// A run that a signal stopped, with how to resume it.
@@ -159,13 +158,6 @@ pub struct Stopped {
     pub run: run::Interrupted,
     /// The command that resumes it.
     pub resume: String,
-}
-
-impl Stopped {
-    /// The exit status: 128 + the signal.
-    pub fn exit(&self) -> Exit {
-        self.signal.map_or(Exit::Failure, Signal::exit)
-    }
 }
 
 impl std::fmt::Display for Stopped {

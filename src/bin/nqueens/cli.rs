@@ -8,49 +8,11 @@ use std::time::Duration;
 
 use clap::builder::TypedValueParser as _;
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use nqueens::shard::{Launcher, Shard};
+use nqueens::shard::Shard;
 use nqueens::solve::Format;
 use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
 
-use crate::longrun::Watch;
-
-/// What the user asked for, in the program's own terms.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// Count every solution for each board size in `sizes`.
-    Count {
-        sizes: RangeInclusive<u32>,
-        options: Options,
-        json: bool,
-        watch: Watch,
-    },
-    /// Count shard `shard` of board size `n` and write its partial result.
-    CountShard {
-        n: u32,
-        shard: Shard,
-        /// Who gave the shard, for `--shard auto`.
-        launcher: Option<Launcher>,
-        /// Its checkpoint and progress display.
-        watch: Watch,
-        options: Options,
-        /// `None` for stdout.
-        output: Option<PathBuf>,
-    },
-    /// Check and sum the partial results in `files` (`-` is stdin).
-    Merge { files: Vec<PathBuf>, json: bool },
-    /// Time counting at several thread counts, every result checked; write the exports.
-    Bench {
-        settings: bench::Settings,
-        exports: Vec<bench::Export>,
-    },
-    /// List the solutions of one board size.
-    Solve {
-        n: u32,
-        options: nqueens::solve::Options,
-        format: Format,
-        trace: bool,
-    },
-}
+use crate::command::{Command, Watch};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -1,26 +1,13 @@
 //! `count` as a long run: resumed from its checkpoint, watched by a progress display, stopped
 //! cleanly by a signal.
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use nqueens::run::{self, Finished, Run, Selection};
 use nqueens::{Counts, Options, Plan};
 
-use crate::app::Error;
+use crate::command::Watch;
+use crate::error::Error;
 use crate::interrupt::{Interrupt, Stopped};
 use crate::progress::{self, Mode, Progress};
-
-/// How a count is watched and kept.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Watch {
-    /// The checkpoint to resume from and record to.
-    pub checkpoint: Option<PathBuf>,
-    /// Plain progress lines this often when stderr is not a terminal.
-    pub progress: Option<Duration>,
-    /// No progress at all.
-    pub quiet: bool,
-}
 
 /// Counts board size `n`, resuming from the checkpoint if there is one.
 pub fn count(

@@ -8,7 +8,8 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::bench::{self, table, Event, Export, Settings};
 
-use crate::app::{Error, Exit};
+use crate::error::Error;
+use crate::exit::Exit;
 
 /// Runs the benchmark of `settings`, writing `exports` as it goes.
 pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {

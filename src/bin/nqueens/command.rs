@@ -1,0 +1,59 @@
+//! What the user asked for, in the program's own terms: plain values that the command line
+//! ([`crate::cli`]) produces and the commands ([`crate::commands`]) run.
+
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use nqueens::shard::{Launcher, Shard};
+use nqueens::solve::Format;
+use nqueens::{bench, Options};
+
+/// What the user asked for, in the program's own terms.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Count every solution for each board size in `sizes`.
+    Count {
+        sizes: RangeInclusive<u32>,
+        options: Options,
+        json: bool,
+        watch: Watch,
+    },
+    /// Count shard `shard` of board size `n` and write its partial result.
+    CountShard {
+        n: u32,
+        shard: Shard,
+        /// Who gave the shard, for `--shard auto`.
+        launcher: Option<Launcher>,
+        /// Its checkpoint and progress display.
+        watch: Watch,
+        options: Options,
+        /// `None` for stdout.
+        output: Option<PathBuf>,
+    },
+    /// Check and sum the partial results in `files` (`-` is stdin).
+    Merge { files: Vec<PathBuf>, json: bool },
+    /// Time counting at several thread counts, every result checked; write the exports.
+    Bench {
+        settings: bench::Settings,
+        exports: Vec<bench::Export>,
+    },
+    /// List the solutions of one board size.
+    Solve {
+        n: u32,
+        options: nqueens::solve::Options,
+        format: Format,
+        trace: bool,
+    },
+}
+
+/// How a count is watched and kept.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Watch {
+    /// The checkpoint to resume from and record to.
+    pub checkpoint: Option<PathBuf>,
+    /// Plain progress lines this often when stderr is not a terminal.
+    pub progress: Option<Duration>,
+    /// No progress at all.
+    pub quiet: bool,
+}

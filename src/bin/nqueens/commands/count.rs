@@ -1,0 +1,46 @@
+//! `nqueens count N|A..B`: one table row (or JSON line) per board size, each checked against the
+//! published counts; a long run resumes from its checkpoint and shows its progress.
+
+use std::io::{self, Write};
+use std::ops::RangeInclusive;
+
+use nqueens::report::{self, Report};
+use nqueens::Options;
+
+use crate::command::Watch;
+use crate::error::Error;
+use crate::exit::Exit;
+use crate::interrupt::{self, Interrupt};
+use crate::longrun;
+
+/// Counts every size in `sizes`, printing each result as it comes.
+pub fn run(
+    sizes: RangeInclusive<u32>,
+    options: &Options,
+    json: bool,
+    watch: &Watch,
+) -> Result<Exit, Error> {
+    let interrupt = Interrupt::install(watch.checkpoint.is_some(), &interrupt::resume_args(None));
+    let mut out = io::stdout().lock();
+    // The table header comes with the first row, so a refusal prints nothing on stdout.
+    let mut header = !json;
+    let mut exit = Exit::Success;
+    for n in sizes {
+        let counts = longrun::count(n, options, watch, &interrupt)?;
+        if std::mem::take(&mut header) {
+            writeln!(out, "{}", report::table_header())?;
+        }
+        let r = Report::from(&counts);
+        if r.verified == Some(false) {
+            exit = Exit::Failure;
+        }
+        let line = if json {
+            r.json()
+        } else {
+            report::table_row(&r)
+        };
+        writeln!(out, "{line}")?;
+        out.flush()?;
+    }
+    Ok(exit)
+}

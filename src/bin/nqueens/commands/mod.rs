@@ -1,0 +1,39 @@
+//! The commands, one file each: each runs its [`Command`] and writes its results.
+
+mod bench;
+mod count;
+mod merge;
+mod shard;
+mod solve;
+
+use crate::command::Command;
+use crate::error::Error;
+use crate::exit::Exit;
+
+/// Runs `command`, writing results to stdout.
+pub fn run(command: Command) -> Result<Exit, Error> {
+    match command {
+        Command::Count {
+            sizes,
+            options,
+            json,
+            watch,
+        } => count::run(sizes, &options, json, &watch),
+        Command::CountShard {
+            n,
+            shard,
+            launcher,
+            watch,
+            options,
+            output,
+        } => shard::run(n, shard, launcher, &options, &watch, output.as_deref()),
+        Command::Merge { files, json } => merge::run(&files, json),
+        Command::Bench { settings, exports } => bench::run(&settings, &exports),
+        Command::Solve {
+            n,
+            options,
+            format,
+            trace,
+        } => solve::run(n, &options, format, trace),
+    }
+}

@@ -1,0 +1,65 @@
+//! `nqueens count N --shard I/K`: counts one shard of a run split K ways and writes its partial
+//! result for `merge`.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use nqueens::run::Selection;
+use nqueens::shard::{Launcher, Shard, ShardRun};
+use nqueens::Options;
+
+use crate::command::Watch;
+use crate::error::Error;
+use crate::exit::Exit;
+use crate::interrupt::{self, Interrupt};
+use crate::longrun;
+
+/// Counts `shard` of the `n`-board and writes its partial result to `output` (stdout if `None`),
+/// with a one-line summary on stderr.
+pub fn run(
+    n: u32,
+    shard: Shard,
+    launcher: Option<Launcher>,
+    options: &Options,
+    watch: &Watch,
+    output: Option<&Path>,
+) -> Result<Exit, Error> {
+    let interrupt = Interrupt::install(
+        watch.checkpoint.is_some(),
+        &interrupt::resume_args(Some(shard)),
+    );
+    let run = ShardRun::new(n, options, shard)?;
+    let selection = Selection::new(
+        &format!("shard-{}-of-{}", shard.index(), shard.count()),
+        |s| run.owns(s),
+    );
+    let finished = longrun::execute(&run.plan, selection, options, watch, &interrupt)?;
+    let result = run.result(finished.tally, finished.elapsed, options.threads)?;
+    let json = result.json();
+    match output {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(json.as_bytes())?;
+            out.flush()?;
+        }
+        Some(path) => {
+            nqueens::files::write(path, json.as_bytes()).map_err(|source| Error::File {
+                what: "write",
+                path: path.to_path_buf(),
+                source,
+            })?
+        }
+    }
+    eprintln!(
+        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s with -j {} on {}{}",
+        launcher.map_or(String::new(), |l| format!(" (from {l})")),
+        result.subproblems,
+        result.plan_subproblems,
+        result.total,
+        result.elapsed_seconds,
+        result.threads,
+        result.host,
+        output.map_or(String::new(), |p| format!(" -> {}", p.display())),
+    );
+    Ok(Exit::Success)
+}

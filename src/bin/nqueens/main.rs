@@ -1,0 +1,38 @@
+//! The `nqueens` command: parse the command line, run the command, map the outcome to an exit
+//! status ([`exit::exit_code`]).
+
+mod cli;
+mod command;
+mod commands;
+mod error;
+mod exit;
+mod interrupt;
+mod longrun;
+mod progress;
+
+use std::process::ExitCode;
+
+use exit::Exit;
+
+fn main() -> ExitCode {
+    let command = match cli::parse() {
+        Ok(command) => command,
+        Err(err)
+            if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            // Bare `nqueens`: the help, as an error.
+            let _ = err.print();
+            return ExitCode::from(Exit::Usage as u8);
+        }
+        Err(err) if !err.use_stderr() => {
+            // --help and --version
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            eprintln!("{}", cli::one_line(&err));
+            return ExitCode::from(Exit::Usage as u8);
+        }
+    };
+    ExitCode::from(exit::exit_code(commands::run(command)) as u8)
+}
