@@ -22,21 +22,17 @@ pub fn estimate(plan: &Plan) -> Vec<f64> {
     let probes = (PROBES_PER_PLAN / plan.len().max(1)).clamp(4, 64) as u32;
     plan.subproblems()
         .iter()
-        .map(|sub| tree_size(plan, sub, probes) as f64 / f64::from(probes))
+        .map(|sub| crate::engines::cost(plan, sub, probes) as f64 / f64::from(probes))
         .collect()
 }
 
 /// Knuth's estimate of the nodes below `sub`, summed over `probes` random paths that honour the
-/// squares the subproblem allows and end where the kernel's search would. A unit of the join
-/// engine has no search tree: its own cost model ([`crate::join::Join::cost`]) stands in, times
-/// `probes`.
+/// squares the subproblem allows and end where the kernel's search would (a backtracking
+/// engine's subproblem; [`crate::engines::cost`] prices any).
 ///
 /// Integer arithmetic and a fixed generator seeded by n and the id: every machine gets the same
 /// answer, which the shard partition (and so its file format) depends on.
 pub fn tree_size(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
-    if let Some(join) = plan.join_tables() {
-        return join.cost(&join.units()[sub.id]) * u128::from(probes);
-    }
     let n = plan.n();
     let (start, masks) = sub.start(n);
     walks(
@@ -112,7 +108,7 @@ mod tests {
         let truth: Vec<f64> = plan
             .subproblems()
             .iter()
-            .map(|s| crate::engine::solve(&plan, s, true).nodes as f64)
+            .map(|s| crate::engines::solve(&plan, s, true).nodes as f64)
             .collect();
         let gap = |weights: &[f64]| {
             let (tw, tt): (f64, f64) = (weights.iter().sum(), truth.iter().sum());

@@ -1,7 +1,7 @@
 //! Writing a whole output file (a shard result, an export, a chart) without destroying what it
 //! replaces.
 //!
-//! [`write`] is the one way the program writes such a file:
+//! [`write()`] is the one way the program writes such a file:
 //! - a **regular file, or a new path**, is replaced atomically: the bytes go to a temporary file
 //!   in the same folder, which is synced and renamed over the target, and the folder is synced.
 //!   A reader (or a crash) sees the old file or the new one, never half of one. A new file gets
@@ -12,7 +12,7 @@
 //!   through in place: it is never replaced by a regular file.
 //!
 //! The checkpoint is not written here: it is a journal appended in place under a lock (see
-//! [`crate::checkpoint`]).
+//! [`crate::exec::checkpoint`]).
 
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Write};

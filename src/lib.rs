@@ -1,7 +1,7 @@
 //! nqueens counts the solutions of the N-Queens problem on every core.
 //!
 //! A run is *plan → execute → fold*: [`plan::Plan`] splits the board into independent weighted
-//! subproblems, [`engine::execute`] runs them on a rayon pool with the bitboard backtrack of
+//! subproblems, [`exec::execute`] runs them on a rayon pool with the bitboard backtrack of
 //! [`kernel`], and the weighted counts are summed in `u128`. [`known`] holds the published counts
 //! every result is checked against.
 //!
@@ -12,83 +12,29 @@
 //! ```
 
 pub mod bench;
-pub mod border;
 pub mod burnside;
-pub mod checkpoint;
+pub mod cluster;
 pub mod cost;
-pub mod engine;
+pub mod dihedral;
+pub mod engines;
+pub mod exec;
 pub mod files;
-pub mod join;
 pub mod kernel;
 pub mod known;
 pub mod memory;
-pub mod merge;
 pub mod plan;
 pub mod reference;
 pub mod report;
-pub mod run;
-pub mod shard;
 pub mod solve;
-pub mod symmetry;
 
 use std::time::Duration;
 
-pub use engine::{Observer, Tally};
+pub use engines::Engine;
+pub use exec::{Observer, Tally};
 pub use plan::{Plan, Subproblem};
 
 /// The largest board: one `u32` per attack set.
 pub const MAX_N: u32 = 32;
-
-/// A way of searching: each engine has its own plan and kernel, and all give the same counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Engine {
-    /// Left-right mirror symmetry, rows pre-placed from the top.
-    Mirror,
-    /// All 8 symmetries of the square: borders pre-placed, one per symmetry class.
-    Symmetry,
-    /// Half-board join: east and west halves counted as pairs with no shared diagonal.
-    Join,
-}
-
-impl Engine {
-    /// Every engine, in the order `--help` lists them.
-    pub const ALL: [Engine; 3] = [Engine::Mirror, Engine::Symmetry, Engine::Join];
-
-    /// The engine's name on the command line and in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Mirror => "mirror",
-            Engine::Symmetry => "symmetry",
-            Engine::Join => "join",
-        }
-    }
-
-    /// The engine `count` uses for `n` when none is asked for: the fastest. Measured: join from
-    /// n = 15 on (4 times faster than mirror at n = 15 and more above), symmetry below and
-    /// above join's range; [`plan()`] falls back to symmetry when the join tables would not fit
-    /// in memory.
-    pub fn fastest(n: u32) -> Engine {
-        if (15..=join::MAX_JOIN_N).contains(&n) {
-            Engine::Join
-        } else {
-            Engine::Symmetry
-        }
-    }
-}
-
-impl std::fmt::Display for Engine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-impl std::str::FromStr for Engine {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        by_name(s, &Engine::ALL, Engine::name, "engine")
-    }
-}
 
 /// The member of `all` called `s`, or an error that names the `what` and lists the choices.
 pub(crate) fn by_name<T: Copy>(
@@ -160,7 +106,7 @@ pub enum Error {
         engine: Engine,
     },
     /// A board beyond the join engine's limit.
-    #[error("the join engine counts boards up to n = {max}, got {n}; use --engine symmetry", max = join::MAX_JOIN_N)]
+    #[error("the join engine counts boards up to n = {max}, got {n}; use --engine symmetry", max = engines::join::MAX_JOIN_N)]
     JoinLimit {
         /// Board size.
         n: u32,
@@ -261,46 +207,23 @@ impl Counts {
     }
 }
 
-/// The plan `count` would execute for `n` with these options.
+/// The plan `count` would execute for `n` with these options: the engine asked for or the
+/// fastest, and symmetry in place of join when its tables do not fit ([`Plan::fell_back`]).
 pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
-    if options.threads == 0 {
-        return Err(Error::NoThreads);
-    }
-    // A split depth is the backtracking engines' knob: asking for one without an engine picks
-    // the fastest of those.
-    let engine = match (options.engine, options.split_depth) {
-        (Some(engine), _) => engine,
-        (None, Some(_)) => Engine::Symmetry,
-        (None, None) => Engine::fastest(n),
-    };
-    match (engine, options.split_depth) {
-        // The join plan's own depth is 0 (what its files record); any other is refused.
-        (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
-        // The default engine gives way to symmetry when the join tables do not fit.
-        // The default engine gives way to symmetry when the join tables do not fit; the plan
-        // says why ([`Plan::fell_back`]).
-        (Engine::Join, _) => Plan::join(n).or_else(|e| match e {
-            Error::JoinTooLarge { .. } if options.engine.is_none() => {
-                Ok(Plan::auto(Engine::Symmetry, n, options.threads)?.falling_back(e))
-            }
-            e => Err(e),
-        }),
-        (_, Some(depth)) => Plan::new(engine, n, depth),
-        (_, None) => Plan::auto(engine, n, options.threads),
-    }
+    engines::choose(n, options)
 }
 
 /// Counts every solution of the `n`-queens problem.
 ///
-/// The one-shot form of [`run::count`]: no checkpoint, nothing that stops it early.
+/// The one-shot form of [`exec::run::count`]: no checkpoint, nothing that stops it early.
 pub fn count(n: u32, options: &Options) -> Result<Counts, Error> {
     let plan = plan(n, options)?;
-    let how = engine::Execution {
+    let how = exec::Execution {
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
-    let outcome = engine::execute(&plan, &|_| true, how, &engine::Unobserved)?;
-    let finished = run::Finished {
+    let outcome = exec::execute(&plan, &|_| true, how, &exec::Unobserved)?;
+    let finished = exec::run::Finished {
         tally: outcome.tally,
         resumed: 0,
         elapsed: outcome.elapsed,

@@ -5,7 +5,7 @@
 //! total is `Σ weight × completions`. Engines differ only in which queens they pre-place:
 //! - `mirror` fills rows `0..d` and uses the left-right mirror (weight 2, see below);
 //! - `symmetry` fills the border (rows 0 and n-1, columns 0 and n-1) up to the 8 symmetries of
-//!   the square and then rows `1..=d` (see [`crate::border`]).
+//!   the square and then rows `1..=d` (see [`crate::engines::symmetry`]).
 //!
 //! Progress, checkpoints and shards all refer to subproblems by their `id`, the index in this
 //! list, so a plan comes out the same on every machine for the same `(n, engine, split depth)`.
@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use crate::join::Join;
+use crate::engines::join::Join;
 use crate::kernel::{board_mask, Partial, RowMasks};
 use crate::{Engine, Error};
 
@@ -50,7 +50,7 @@ pub struct Subproblem {
 }
 
 /// Squares a subproblem forbids beyond those its queens attack: how the symmetry engine keeps
-/// one solution per class without pre-placing every border queen (see [`crate::border`]).
+/// one solution per class without pre-placing every border queen (see [`crate::engines::symmetry`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Rule {
     /// Nothing more.
@@ -193,14 +193,18 @@ impl Plan {
                 max: MAX_SPLIT_DEPTH,
             });
         }
-        let split_depth = split_depth.min(n);
+        crate::engines::plan(engine, n, split_depth.min(n))
+    }
+
+    /// The plan of a backtracking engine whose subproblems `build` lists.
+    pub(crate) fn built(
+        engine: Engine,
+        n: u32,
+        split_depth: u32,
+        build: fn(&mut Builder) -> Result<(), Error>,
+    ) -> Result<Plan, Error> {
         let mut builder = Builder::new(n, split_depth);
-        match engine {
-            Engine::Mirror => mirror(&mut builder)?,
-            Engine::Symmetry => crate::border::plan(&mut builder)?,
-            Engine::Join if split_depth == 0 => return Plan::join(n),
-            Engine::Join => return Err(Error::NoSplitDepth { engine }),
-        }
+        build(&mut builder)?;
         Ok(Plan {
             n,
             engine,
@@ -213,12 +217,12 @@ impl Plan {
 
     /// The join plan of an `n`-board: one subproblem per unit of [`Join`], weighted by its
     /// symmetry class. No queens are pre-placed (split depth 0): its subproblems are counted by
-    /// [`crate::engine::solve`] with the plan's tables, not from [`Subproblem::start`].
+    /// [`crate::engines::solve`] with the plan's tables, not from [`Subproblem::start`].
     pub fn join(n: u32) -> Result<Plan, Error> {
         Plan::of_join(Join::new(n)?)
     }
 
-    fn of_join(join: Join) -> Result<Plan, Error> {
+    pub(crate) fn of_join(join: Join) -> Result<Plan, Error> {
         let n = join.n();
         let subproblems = (join.units().iter().enumerate())
             .map(|(id, unit)| Subproblem {
@@ -265,30 +269,10 @@ impl Plan {
         self.join.as_deref()
     }
 
-    /// The plan of `engine` with the shallowest split that gives every thread enough work.
-    ///
-    /// The target is at least [`SUBPROBLEMS_PER_THREAD`] subproblems per thread, and at least
-    /// 2^min(n-8, 17) so that the pieces of a long run stay short (seconds to minutes at n ≥ 20)
-    /// for progress and checkpoints. Up to 8 threads the depth depends on `n` alone. The symmetry
-    /// plan starts at depth 2, which splits its few large rule families.
+    /// The plan of `engine` with the shallowest split that gives every thread enough work
+    /// (at least 32 subproblems per thread, and 2^min(n-8, 17) in all).
     pub fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error> {
-        crate::check_n(n)?;
-        let target =
-            (SUBPROBLEMS_PER_THREAD * threads.max(1)).max(1 << n.saturating_sub(8).min(17));
-        // The symmetry plan's rule families are a handful of huge pieces until a couple of rows
-        // below the border are pre-placed too.
-        let mut depth = match engine {
-            Engine::Mirror => 1,
-            Engine::Symmetry => 2,
-            Engine::Join => return Plan::join(n),
-        };
-        loop {
-            let plan = Plan::new(engine, n, depth)?;
-            if plan.len() >= target || depth >= n.min(MAX_SPLIT_DEPTH) {
-                return Ok(plan);
-            }
-            depth += 1;
-        }
+        crate::engines::auto(engine, n, threads)
     }
 
     /// Board size.
@@ -352,27 +336,6 @@ impl Plan {
         }
         h.finalize()
     }
-}
-
-/// The mirror plan: rows `0..depth`, left half of row 0 (or of row 1 under a middle queen).
-fn mirror(b: &mut Builder) -> Result<(), Error> {
-    let n = b.n;
-    if b.depth == 0 {
-        return b.push(&[], 1, Rule::Free);
-    }
-    if n == 1 {
-        return b.push(&[(0, 0)], 1, Rule::Free);
-    }
-    for c in 0..n / 2 {
-        b.extend(&mut vec![(0, c as u8)], 0..b.depth, 2, Rule::Free)?;
-    }
-    if n % 2 == 1 {
-        let mid = (n / 2) as u8;
-        for c in 0..mid - 1 {
-            b.extend(&mut vec![(0, mid), (1, c)], 0..b.depth, 2, Rule::Free)?;
-        }
-    }
-    Ok(())
 }
 
 /// Collects subproblems in the order they are found.

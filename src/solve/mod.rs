@@ -26,7 +26,7 @@ use rayon::prelude::*;
 pub use format::{Format, Renderer};
 pub use walker::Walker;
 
-use crate::symmetry::is_canonical;
+use crate::dihedral::is_canonical;
 use crate::Error;
 
 /// The parts are cut so that each holds about this many solutions on average.
@@ -93,7 +93,7 @@ pub struct Options {
     pub threads: usize,
     /// Stop after this many solutions.
     pub limit: Option<u64>,
-    /// Only the canonical member of each symmetry class (see [`crate::symmetry`]).
+    /// Only the canonical member of each symmetry class (see [`crate::dihedral`]).
     pub unique: bool,
 }
 

@@ -124,7 +124,7 @@ fn a_plan_is_deterministic_and_its_weights_add_up() {
     let by_hand: u128 = a
         .subproblems()
         .iter()
-        .map(|s| u128::from(s.weight) * u128::from(nqueens::engine::solve(&a, s, false).solutions))
+        .map(|s| u128::from(s.weight) * u128::from(nqueens::engines::solve(&a, s, false).solutions))
         .sum();
     assert_eq!(by_hand, 365_596);
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use nqueens::join::{Join, MAX_JOIN_N};
+use nqueens::engines::join::{Join, MAX_JOIN_N};
 use nqueens::{known, Engine, Error, Options, Plan};
 
 use crate::util::nqueens;
@@ -142,15 +142,15 @@ fn under_a_memory_limit_join_is_refused_at_once_and_the_default_falls_back_sayin
 
 /// What counting a join unit costs, from the exact numbers of its halves: the measure that
 /// [`Join::cost`] estimates from table sizes alone.
-fn real_work(n: u32, unit: &nqueens::join::units::Unit) -> u128 {
-    let e = nqueens::join::half::direct(n, unit.east).len() as u128;
-    let w = nqueens::join::half::direct(n, unit.west(n)).len() as u128;
+fn real_work(n: u32, unit: &nqueens::engines::join::units::Unit) -> u128 {
+    let e = nqueens::engines::join::half::direct(n, unit.east).len() as u128;
+    let w = nqueens::engines::join::half::direct(n, unit.west(n)).len() as u128;
     e + w + e * w / 64
 }
 
 #[test]
 fn join_shards_are_priced_by_their_halves_and_balance() {
-    use nqueens::shard::{Partition, Shard};
+    use nqueens::cluster::{Partition, Shard};
     let (n, k) = (16, 32);
     let plan = Plan::join(n).unwrap();
     let join = plan.join_tables().unwrap();

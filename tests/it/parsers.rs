@@ -4,11 +4,11 @@
 
 use std::sync::OnceLock;
 
-use nqueens::checkpoint::{Identity, Writer};
-use nqueens::engine::Unobserved;
+use nqueens::cluster::merge::{self, Input};
+use nqueens::cluster::{self, Shard};
+use nqueens::exec::checkpoint::{Identity, Writer};
+use nqueens::exec::Unobserved;
 use nqueens::kernel::Search;
-use nqueens::merge::{self, Input};
-use nqueens::shard::{self, Shard};
 use nqueens::{known, Engine, Options, Plan};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -22,7 +22,7 @@ fn shard_texts() -> &'static [String; 2] {
             ..Options::default()
         };
         [1, 2].map(|i| {
-            shard::count(9, &options, Shard::new(i, 2).unwrap(), &Unobserved)
+            cluster::count(9, &options, Shard::new(i, 2).unwrap(), &Unobserved)
                 .unwrap()
                 .json()
         })
@@ -166,7 +166,7 @@ proptest! {
         v[FIELDS[field]] = value;
         if reseal {
             // With a checksum that matches, the checks behind it are reached too.
-            if let Ok(r) = serde_json::from_value::<shard::PartialResult>(v.clone()) {
+            if let Ok(r) = serde_json::from_value::<cluster::PartialResult>(v.clone()) {
                 v["checksum"] = r.expected_checksum().into();
             }
         }

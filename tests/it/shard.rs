@@ -5,9 +5,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use nqueens::engine::Unobserved;
-use nqueens::merge::{self, Input};
-use nqueens::shard::{self, Shard};
+use nqueens::cluster::merge::{self, Input};
+use nqueens::cluster::{self, Shard};
+use nqueens::exec::Unobserved;
 use nqueens::{known, Options};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -72,7 +72,7 @@ fn write(file: &Path, v: &Value) {
 /// Makes the checksum of an edited result match its fields again: a forgery, to reach the
 /// checks behind the checksum.
 fn reseal(v: &mut Value) {
-    let r: shard::PartialResult = serde_json::from_value(v.clone()).unwrap();
+    let r: cluster::PartialResult = serde_json::from_value(v.clone()).unwrap();
     v["checksum"] = r.expected_checksum().into();
 }
 
@@ -795,7 +795,7 @@ proptest! {
         let inputs: Vec<Input> = Shard::all(k)
             .map(|s| Input {
                 name: s.to_string(),
-                text: shard::count(n, &options, s, &Unobserved).unwrap().json(),
+                text: cluster::count(n, &options, s, &Unobserved).unwrap().json(),
             })
             .collect();
         let merged = merge::merge(&inputs, 1).unwrap();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::builder::TypedValueParser as _;
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use nqueens::shard::Shard;
+use nqueens::cluster::Shard;
 use nqueens::solve::Format;
 use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
 
@@ -400,7 +400,7 @@ fn parse_shard(s: &str) -> Result<ShardArg, String> {
     }
     s.parse()
         .map(ShardArg::Given)
-        .map_err(|e: nqueens::shard::Error| e.to_string())
+        .map_err(|e: nqueens::cluster::shard::Error| e.to_string())
 }
 
 /// `-o` (or `--checkpoint`) with `{shard}` and `{shards}` replaced by I and K, so that one command line (for srun,

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use nqueens::shard::{Launcher, Shard};
+use nqueens::cluster::{Launcher, Shard};
 use nqueens::solve::Format;
 use nqueens::{bench, Options};
 

@@ -13,7 +13,7 @@ pub enum Error {
     Bench(#[from] nqueens::bench::Error),
     /// The checkpoint could not be used.
     #[error(transparent)]
-    Checkpoint(#[from] nqueens::checkpoint::Error),
+    Checkpoint(#[from] nqueens::exec::checkpoint::Error),
     /// A signal stopped the run.
     #[error("{0}")]
     Interrupted(Stopped),
@@ -22,7 +22,7 @@ pub enum Error {
     Io(#[from] std::io::Error),
     /// Partial results that do not add up.
     #[error(transparent)]
-    Merge(#[from] nqueens::merge::Error),
+    Merge(#[from] nqueens::cluster::merge::Error),
     /// A named file could not be read or written.
     #[error("cannot {what} {}: {source}", path.display())]
     File {

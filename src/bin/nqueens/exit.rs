@@ -48,8 +48,8 @@ pub fn exit_code(result: Result<Exit, Error>) -> Exit {
             | nqueens::Error::JoinLimit { .. },
         ) => Exit::Usage,
         Error::Checkpoint(
-            nqueens::checkpoint::Error::OtherRun { .. }
-            | nqueens::checkpoint::Error::NotACheckpoint { .. },
+            nqueens::exec::checkpoint::Error::OtherRun { .. }
+            | nqueens::exec::checkpoint::Error::NotACheckpoint { .. },
         ) => Exit::Usage,
         _ => Exit::Failure,
     }

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
-use nqueens::run;
+use nqueens::exec::run;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
@@ -176,11 +176,11 @@ impl std::fmt::Display for Stopped {
 /// This program's command line, with `--shard auto` (`--shard=auto`) replaced by `shard`, the
 /// shard it resolved to: `auto` outside the job that started the run would mean another shard,
 /// or none.
-pub fn resume_args(shard: Option<nqueens::shard::Shard>) -> Vec<String> {
+pub fn resume_args(shard: Option<nqueens::cluster::Shard>) -> Vec<String> {
     resolved(std::env::args().collect(), shard)
 }
 
-fn resolved(mut args: Vec<String>, shard: Option<nqueens::shard::Shard>) -> Vec<String> {
+fn resolved(mut args: Vec<String>, shard: Option<nqueens::cluster::Shard>) -> Vec<String> {
     if let Some(shard) = shard {
         for i in 0..args.len() {
             if args[i] == "--shard=auto" {
@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn the_resume_command_names_the_shard_auto_resolved_to() {
-        let shard = Some(nqueens::shard::Shard::new(3, 8).unwrap());
+        let shard = Some(nqueens::cluster::Shard::new(3, 8).unwrap());
         let args = words("nqueens count 21 --shard auto --checkpoint c");
         assert_eq!(
             quoted(&resolved(args.clone(), shard)),

@@ -1,7 +1,7 @@
 //! `count` as a long run: resumed from its checkpoint, watched by a progress display, stopped
 //! cleanly by a signal.
 
-use nqueens::run::{self, Finished, Run, Selection};
+use nqueens::exec::run::{self, Finished, Run, Selection};
 use nqueens::{Counts, Options, Plan};
 
 use crate::command::Watch;

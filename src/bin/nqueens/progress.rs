@@ -11,8 +11,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nqueens::exec::run::Run;
 use nqueens::kernel::Search;
-use nqueens::run::Run;
 use nqueens::{Observer, Plan, Subproblem, Tally};
 
 /// How progress is shown.

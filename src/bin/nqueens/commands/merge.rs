@@ -6,7 +6,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
-use nqueens::merge::{self, Input};
+use nqueens::cluster::merge::{self, Input};
 use nqueens::report::{self, Report};
 
 use crate::error::Error;

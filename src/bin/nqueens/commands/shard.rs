@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use nqueens::run::Selection;
-use nqueens::shard::{Launcher, Shard, ShardRun};
+use nqueens::cluster::{Launcher, Shard, ShardRun};
+use nqueens::exec::run::Selection;
 use nqueens::Options;
 
 use crate::command::Watch;

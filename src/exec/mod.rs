@@ -1,10 +1,16 @@
-//! Executes subproblems of a plan on a rayon pool and folds their weighted counts.
+//! Execute and fold: runs the subproblems of a plan on a rayon pool, tells observers of each,
+//! and folds their weighted counts ([`Tally`]); [`run`] adds the checkpoint and the stop flag,
+//! [`checkpoint`] is the file that keeps finished work.
+
+pub mod checkpoint;
+pub mod run;
 
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::kernel::{self, board_mask, AllRows, Search};
+use crate::engines::solve;
+use crate::kernel::Search;
 use crate::plan::{Plan, Subproblem};
 use crate::Error;
 
@@ -115,20 +121,4 @@ pub fn execute(
         complete,
         elapsed: start.elapsed(),
     })
-}
-
-/// Searches one subproblem of `plan`.
-pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
-    if let Some(join) = plan.join_tables() {
-        let solutions = join.count_unit(&join.units()[sub.id]);
-        return Search {
-            solutions,
-            nodes: 0,
-        };
-    }
-    let n = plan.n();
-    match sub.start(n) {
-        (start, None) => kernel::search(n, &AllRows(board_mask(n)), start, count_nodes),
-        (start, Some(rows)) => kernel::search(n, &rows, start, count_nodes),
-    }
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::shard::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSION};
+use crate::cluster::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSION};
 use crate::{Counts, Options};
 
 /// The largest input merge reads: 10,000 shard results take about 6 MiB.
@@ -368,8 +368,8 @@ fn same<T, K: Ord + Display>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Unobserved;
-    use crate::shard;
+    use crate::cluster;
+    use crate::exec::Unobserved;
 
     fn shards(n: u32, k: u32) -> Vec<Input> {
         let options = Options {
@@ -379,7 +379,7 @@ mod tests {
         Shard::all(k)
             .map(|s| Input {
                 name: format!("s{}.json", s.index()),
-                text: shard::count(n, &options, s, &Unobserved).unwrap().json(),
+                text: cluster::count(n, &options, s, &Unobserved).unwrap().json(),
             })
             .collect()
     }

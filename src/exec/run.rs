@@ -1,19 +1,19 @@
 //! A run that can be watched, stopped and resumed: one plan, and views of it.
 //!
 //! The checkpoint is the plan's finished subproblems; resuming is executing the rest (the
-//! `select` of [`engine::execute`] skips what the checkpoint holds) and folding both; the stop
+//! `select` of [`exec::execute`] skips what the checkpoint holds) and folding both; the stop
 //! flag and the caller's [`Observer`] see the same subproblems as they finish. The part of the
 //! plan a run counts is a [`Selection`] (everything, or one shard of a cluster run), so the ids
 //! mean the same in every checkpoint of the plan.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use nqueens::run::{Run, Selection};
+//! use nqueens::exec::run::{Run, Selection};
 //!
 //! let plan = nqueens::plan(10, &nqueens::Options::default()).unwrap();
 //! let run = Run::open(&plan, Selection::all(), false, None).unwrap();
 //! let stop = AtomicBool::new(false);
-//! let done = run.execute(2, &stop, &nqueens::engine::Unobserved).unwrap();
+//! let done = run.execute(2, &stop, &nqueens::exec::Unobserved).unwrap();
 //! assert_eq!(done.tally.total, 724);
 //! ```
 
@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::checkpoint::{self, Identity, Writer};
-use crate::engine::{self, Execution, Observer, Tally};
+use crate::exec::checkpoint::{self, Identity, Writer};
+use crate::exec::{self, Execution, Observer, Tally};
 use crate::kernel::Search;
 use crate::plan::{Plan, Subproblem};
 use crate::{Counts, Options};
@@ -191,7 +191,7 @@ impl<'a> Run<'a> {
             count_nodes: *count_nodes,
         };
         let todo = |sub: &Subproblem| selection.contains(sub) && !saved.contains_key(&sub.id);
-        let outcome = engine::execute(plan, &todo, how, &watch)?;
+        let outcome = exec::execute(plan, &todo, how, &watch)?;
         let resumed = self.resumed().fold(Tally::default(), |t, (sub, found)| {
             t.merge(Tally::of(sub, found))
         });
@@ -325,10 +325,7 @@ mod tests {
         let odd = || Selection::new("odd", |s: &Subproblem| s.id % 2 == 1);
         let part = |sel: Selection, path: Option<&Path>| {
             let run = Run::open(&plan, sel, false, path).unwrap();
-            run.execute(1, &no, &engine::Unobserved)
-                .unwrap()
-                .tally
-                .total
+            run.execute(1, &no, &exec::Unobserved).unwrap().tally.total
         };
         let (a, b) = (part(even(), Some(&path)), part(odd(), None));
         assert_eq!(a + b, 724);

@@ -21,8 +21,8 @@
 //! not already taken), to cut the plan finer.
 
 use crate::cost;
+use crate::dihedral::Symmetry;
 use crate::plan::{Builder, Queen, Rule, Subproblem};
-use crate::symmetry::Symmetry;
 use crate::Error;
 
 /// The images of a set of squares under the 8 symmetries, each sorted.

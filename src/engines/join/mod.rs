@@ -37,7 +37,7 @@ pub struct Join {
     window: Window,
     quarters: Quarters,
     units: Vec<Unit>,
-    /// [`Join::candidates`] of every h-row set, by its rank in colexicographic order: made on
+    /// The candidate halves of every h-row set, by its rank in colexicographic order: made on
     /// the first [`Join::cost`].
     prices: OnceLock<Vec<u64>>,
 }
@@ -168,7 +168,7 @@ impl Join {
         east + west + east * west / 64
     }
 
-    /// [`Join::candidates`] of every h-row set, by colexicographic rank, made once (on the rayon
+    /// The candidate halves of every h-row set, by colexicographic rank, made once (on the rayon
     /// pool the caller runs in).
     pub fn prices(&self) -> &[u64] {
         self.prices.get_or_init(|| {

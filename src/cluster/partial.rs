@@ -1,0 +1,200 @@
+//! The partial result of one shard, and the run of one shard that makes it.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::partition::{plan, Partition};
+use super::shard::{Error, Shard};
+use crate::exec::{self, Execution, Observer, Tally};
+use crate::plan::{Plan, Subproblem};
+use crate::{Engine, Options};
+
+/// The `format` field of a partial result.
+pub const FORMAT: &str = "nqueens-shard";
+/// The version of the partial-result format (and of the partition) this program writes and reads.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// What one shard found: everything [`crate::cluster::merge`] needs to check it belongs and sum it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartialResult {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`FORMAT_VERSION`] of the program that wrote it.
+    pub format_version: u32,
+    /// The version of nqueens that wrote it.
+    pub program_version: String,
+    /// Board size.
+    pub n: u32,
+    /// The engine of the plan.
+    pub engine: Engine,
+    /// Split depth of the plan.
+    pub split_depth: u32,
+    /// Subproblems in the whole plan.
+    pub plan_subproblems: usize,
+    /// [`Plan::fingerprint`] of the plan, in 8 hex digits.
+    pub plan: String,
+    /// This shard, from 1.
+    pub shard: u32,
+    /// K: shards in the run.
+    pub shards: u32,
+    /// Subproblems of this shard.
+    pub subproblems: usize,
+    /// [`Partition::digest`] of this shard's ids.
+    pub ids_digest: String,
+    /// Σ weight × completions over this shard's subproblems (a decimal string: exact in any
+    /// JSON reader, which a 64-bit float is not beyond 2^53).
+    #[serde(with = "decimal")]
+    pub total: u128,
+    /// Wall time of this shard's search.
+    pub elapsed_seconds: f64,
+    /// Worker threads it ran on.
+    pub threads: usize,
+    /// The machine it ran on.
+    pub host: String,
+    /// `crc32:` and the CRC-32 of every other field ([`PartialResult::expected_checksum`]): a
+    /// changed digit anywhere, or a field copied from another result, is refused by merge.
+    pub checksum: String,
+}
+
+impl PartialResult {
+    /// Which shard this is (an error for a file that names no shard of 1 to K).
+    pub fn shard(&self) -> Result<Shard, Error> {
+        Shard::new(self.shard, self.shards)
+    }
+
+    /// What [`PartialResult::checksum`] must be: the CRC-32 of every other field, one per line,
+    /// in the order of the struct (the time as the bits of its `f64`, so no rounding enters).
+    pub fn expected_checksum(&self) -> String {
+        let fields = [
+            self.format.clone(),
+            self.format_version.to_string(),
+            self.program_version.clone(),
+            self.n.to_string(),
+            self.engine.name().to_string(),
+            self.split_depth.to_string(),
+            self.plan_subproblems.to_string(),
+            self.plan.clone(),
+            self.shard.to_string(),
+            self.shards.to_string(),
+            self.subproblems.to_string(),
+            self.ids_digest.clone(),
+            self.total.to_string(),
+            format!("{:016x}", self.elapsed_seconds.to_bits()),
+            self.threads.to_string(),
+            self.host.clone(),
+        ];
+        format!(
+            "crc32:{:08x}",
+            crc32fast::hash(fields.join("\n").as_bytes())
+        )
+    }
+
+    /// Pretty JSON, ending in a newline.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a partial result always serialises") + "\n"
+    }
+}
+
+/// One shard of one run: the whole plan, its partition, and the shard this process counts.
+///
+/// [`count`] is `new`, [`exec::execute`] over [`ShardRun::owns`], then [`ShardRun::result`].
+/// A caller that already has part of the shard (a checkpoint) executes over `owns && !done`
+/// instead and hands `result` the sum of both tallies: `result` refuses a tally that does not
+/// cover exactly the shard's subproblems.
+#[derive(Debug, Clone)]
+pub struct ShardRun {
+    /// The plan every shard of the run executes.
+    pub plan: Plan,
+    /// Who owns which subproblem.
+    pub partition: Partition,
+    /// The shard counted here.
+    pub shard: Shard,
+}
+
+impl ShardRun {
+    /// The plan and partition of `shard` of the `n`-board ([`plan`], [`Partition::new`]).
+    pub fn new(n: u32, options: &Options, shard: Shard) -> Result<ShardRun, crate::Error> {
+        let plan = plan(n, options, shard.count())?;
+        let partition = Partition::new(&plan, shard.count(), options.threads)?;
+        Ok(ShardRun {
+            plan,
+            partition,
+            shard,
+        })
+    }
+
+    /// Whether `sub` is this shard's: the selection for [`exec::execute`].
+    pub fn owns(&self, sub: &Subproblem) -> bool {
+        self.partition.owns(self.shard, sub)
+    }
+
+    /// The partial result of the shard from the fold of all its subproblems, searched in
+    /// `elapsed` on `threads` threads; `Interrupted` when `tally` does not cover the shard.
+    pub fn result(
+        &self,
+        tally: Tally,
+        elapsed: Duration,
+        threads: usize,
+    ) -> Result<PartialResult, crate::Error> {
+        let ids = self.partition.ids(self.shard).len();
+        if tally.subproblems != ids {
+            return Err(crate::Error::Interrupted {
+                done: tally.subproblems,
+                of: ids,
+            });
+        }
+        let mut result = PartialResult {
+            format: FORMAT.to_string(),
+            format_version: FORMAT_VERSION,
+            program_version: env!("CARGO_PKG_VERSION").to_string(),
+            n: self.plan.n(),
+            engine: self.plan.engine(),
+            split_depth: self.plan.split_depth(),
+            plan_subproblems: self.plan.len(),
+            plan: format!("{:08x}", self.plan.fingerprint()),
+            shard: self.shard.index(),
+            shards: self.shard.count(),
+            subproblems: ids,
+            ids_digest: self.partition.digest(self.shard),
+            total: tally.total,
+            elapsed_seconds: elapsed.as_secs_f64(),
+            threads,
+            host: gethostname::gethostname().to_string_lossy().into_owned(),
+            checksum: String::new(),
+        };
+        result.checksum = result.expected_checksum();
+        Ok(result)
+    }
+}
+
+/// Counts shard `shard` of the `n`-board, telling `observer` of each finished subproblem.
+pub fn count(
+    n: u32,
+    options: &Options,
+    shard: Shard,
+    observer: &dyn Observer,
+) -> Result<PartialResult, crate::Error> {
+    let run = ShardRun::new(n, options, shard)?;
+    let how = Execution {
+        threads: options.threads,
+        count_nodes: options.count_nodes,
+    };
+    let outcome = exec::execute(&run.plan, &|s| run.owns(s), how, observer)?;
+    run.result(outcome.tally, outcome.elapsed, options.threads)
+}
+
+/// A `u128` as a JSON string of decimal digits.
+mod decimal {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse()
+            .map_err(|_| D::Error::custom(format!("{text:?} is not a whole number")))
+    }
+}

@@ -1,0 +1,158 @@
+//! The engines behind one seam: each has its own plan, its own way to count a subproblem, and its
+//! own price for one. This module is the only place that tells them apart.
+//!
+//! - [`mirror`]: rows `0..d` pre-placed, the left-right mirror;
+//! - [`symmetry`]: the nearest border queens by class under the 8 symmetries of the square, then
+//!   rows below them;
+//! - [`join`]: east and west half-boards counted as pairs with no shared diagonal.
+//!
+//! The first two search with the bitboard backtrack of [`crate::kernel`]; the third has its own
+//! tables and counter.
+
+pub mod join;
+pub mod mirror;
+pub mod symmetry;
+
+use crate::kernel::{self, board_mask, AllRows, Search};
+use crate::plan::{Plan, Subproblem, MAX_SPLIT_DEPTH, SUBPROBLEMS_PER_THREAD};
+use crate::{by_name, Error, Options};
+
+/// A way of searching: each engine has its own plan and kernel, and all give the same counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// Left-right mirror symmetry, rows pre-placed from the top.
+    Mirror,
+    /// All 8 symmetries of the square: borders pre-placed, one per symmetry class.
+    Symmetry,
+    /// Half-board join: east and west halves counted as pairs with no shared diagonal.
+    Join,
+}
+
+impl Engine {
+    /// Every engine, in the order `--help` lists them.
+    pub const ALL: [Engine; 3] = [Engine::Mirror, Engine::Symmetry, Engine::Join];
+
+    /// The engine's name on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Mirror => "mirror",
+            Engine::Symmetry => "symmetry",
+            Engine::Join => "join",
+        }
+    }
+
+    /// The engine `count` uses for `n` when none is asked for: the fastest. Measured: join from
+    /// n = 15 on (4 times faster than mirror at n = 15 and more above), symmetry below and
+    /// above join's range; [`crate::plan()`] falls back to symmetry when the join tables would not fit
+    /// in memory.
+    pub fn fastest(n: u32) -> Engine {
+        if (15..=join::MAX_JOIN_N).contains(&n) {
+            Engine::Join
+        } else {
+            Engine::Symmetry
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        by_name(s, &Engine::ALL, Engine::name, "engine")
+    }
+}
+
+/// The plan `count` executes for `n` with `options`: the engine asked for, or the fastest for n;
+/// a split depth without an engine picks the fastest backtracking engine; the default engine
+/// gives way to symmetry when the join tables do not fit, and the plan says why
+/// ([`Plan::fell_back`]).
+pub(crate) fn choose(n: u32, options: &Options) -> Result<Plan, Error> {
+    if options.threads == 0 {
+        return Err(Error::NoThreads);
+    }
+    let engine = match (options.engine, options.split_depth) {
+        (Some(engine), _) => engine,
+        (None, Some(_)) => Engine::Symmetry,
+        (None, None) => Engine::fastest(n),
+    };
+    match (engine, options.split_depth) {
+        // The join plan's own depth is 0 (what its files record); any other is refused.
+        (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
+        (Engine::Join, _) => Plan::join(n).or_else(|e| match e {
+            Error::JoinTooLarge { .. } if options.engine.is_none() => {
+                Ok(auto(Engine::Symmetry, n, options.threads)?.falling_back(e))
+            }
+            e => Err(e),
+        }),
+        (_, Some(depth)) => Plan::new(engine, n, depth),
+        (_, None) => auto(engine, n, options.threads),
+    }
+}
+
+/// The plan of `engine` for an `n`-board split after `split_depth` rows (≤ n).
+pub(crate) fn plan(engine: Engine, n: u32, split_depth: u32) -> Result<Plan, Error> {
+    match engine {
+        Engine::Mirror => Plan::built(engine, n, split_depth, mirror::plan),
+        Engine::Symmetry => Plan::built(engine, n, split_depth, symmetry::plan),
+        Engine::Join if split_depth == 0 => Plan::join(n),
+        Engine::Join => Err(Error::NoSplitDepth { engine }),
+    }
+}
+
+/// The plan of `engine` with the shallowest split that gives every thread enough work.
+///
+/// The target is at least [`SUBPROBLEMS_PER_THREAD`] subproblems per thread, and at least
+/// 2^min(n-8, 17) so that the pieces of a long run stay short (seconds to minutes at n ≥ 20)
+/// for progress and checkpoints. Up to 8 threads the depth depends on `n` alone. The symmetry
+/// plan starts at depth 2, which splits its few large rule families; the join plan has no depth.
+pub(crate) fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error> {
+    crate::check_n(n)?;
+    let target = (SUBPROBLEMS_PER_THREAD * threads.max(1)).max(1 << n.saturating_sub(8).min(17));
+    // The symmetry plan's rule families are a handful of huge pieces until a couple of rows
+    // below the border are pre-placed too.
+    let mut depth = match engine {
+        Engine::Mirror => 1,
+        Engine::Symmetry => 2,
+        Engine::Join => return Plan::join(n),
+    };
+    loop {
+        let plan = Plan::new(engine, n, depth)?;
+        if plan.len() >= target || depth >= n.min(MAX_SPLIT_DEPTH) {
+            return Ok(plan);
+        }
+        depth += 1;
+    }
+}
+
+/// Counts the completions of one subproblem of `plan`.
+pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
+    if let Some(join) = plan.join_tables() {
+        let solutions = join.count_unit(&join.units()[sub.id]);
+        return Search {
+            solutions,
+            nodes: 0,
+        };
+    }
+    let n = plan.n();
+    match sub.start(n) {
+        (start, None) => kernel::search(n, &AllRows(board_mask(n)), start, count_nodes),
+        (start, Some(rows)) => kernel::search(n, &rows, start, count_nodes),
+    }
+}
+
+/// The price of one subproblem of `plan`, for progress and the shard partition: Knuth's estimate
+/// of its search tree over `probes` random paths ([`crate::cost::tree_size`]), or, for a join
+/// unit, which has no tree, its own cost model ([`join::Join::cost`]) times `probes`.
+/// Deterministic: the partition, and so the shard files, depend on it.
+pub fn cost(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
+    match plan.join_tables() {
+        Some(join) => join.cost(&join.units()[sub.id]) * u128::from(probes),
+        None => crate::cost::tree_size(plan, sub, probes),
+    }
+}
