@@ -7,12 +7,10 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(14);
     for engine in Engine::ALL {
-        let options = Options {
-            engine: Some(engine),
-            count_nodes: true,
-            threads: 1,
-            ..Options::default()
-        };
+        let options = Options::default()
+            .with_engine(Some(engine))
+            .with_nodes(true)
+            .with_threads(1);
         let c = nqueens::count(n, &options).unwrap();
         let nodes = c.nodes.unwrap();
         println!(

@@ -72,24 +72,6 @@ impl Symmetry {
     }
 }
 
-/// The solution turned a quarter clockwise: the queen on `(r, c)` goes to `(c, n - 1 - r)`.
-pub fn rotate90(cols: &[u8]) -> Vec<u8> {
-    Symmetry {
-        quarter_turns: 1,
-        reflect: false,
-    }
-    .apply(cols)
-}
-
-/// The solution reflected in the vertical axis: column `c` becomes `n - 1 - c`.
-pub fn reflect(cols: &[u8]) -> Vec<u8> {
-    Symmetry {
-        quarter_turns: 0,
-        reflect: true,
-    }
-    .apply(cols)
-}
-
 /// The 8 images of `cols`, in the order of [`Symmetry::ALL`] (the first is `cols` itself).
 /// Symmetric solutions repeat: a solution has 8, 4 or 2 distinct images.
 pub fn images(cols: &[u8]) -> [Vec<u8>; 8] {
@@ -114,6 +96,25 @@ pub fn is_canonical(cols: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The solution turned a quarter clockwise: the queen on `(r, c)` goes to `(c, n - 1 - r)`.
+    fn rotate90(cols: &[u8]) -> Vec<u8> {
+        Symmetry {
+            quarter_turns: 1,
+            reflect: false,
+        }
+        .apply(cols)
+    }
+
+    /// The solution reflected in the vertical axis: column `c` becomes `n - 1 - c`.
+    fn reflect(cols: &[u8]) -> Vec<u8> {
+        Symmetry {
+            quarter_turns: 0,
+            reflect: true,
+        }
+        .apply(cols)
+    }
+
     use crate::reference;
 
     /// The squares of a placement, as a sorted list.

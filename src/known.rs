@@ -158,11 +158,6 @@ pub fn known(n: u32) -> Option<Known> {
     TABLE.get((n as usize).checked_sub(1)?).copied()
 }
 
-/// Whether `total` is the right count for `n`: `None` when no value is known.
-pub fn verify_total(n: u32, total: u128) -> Option<bool> {
-    known(n).map(|k| k.total == total)
-}
-
 /// Whether both counts are right for `n`: `None` when no value is known. A `unique` of `None`
 /// (it could not be derived) is never right.
 pub fn verify(n: u32, total: u128, unique: Option<u128>) -> Option<bool> {
@@ -186,9 +181,9 @@ mod tests {
         assert_eq!(known(0), None);
         assert_eq!(known(28), None);
         assert_eq!(known(8).unwrap().total, 92);
-        assert_eq!(verify_total(8, 92), Some(true));
-        assert_eq!(verify_total(8, 93), Some(false));
-        assert_eq!(verify_total(30, 1), None);
+        assert_eq!(verify(8, 92, Some(12)), Some(true));
+        assert_eq!(verify(8, 93, Some(12)), Some(false));
+        assert_eq!(verify(30, 1, Some(1)), None);
         assert_eq!(verify(8, 92, Some(12)), Some(true));
         assert_eq!(verify(8, 92, Some(11)), Some(false));
         assert_eq!(verify(8, 92, None), Some(false));

@@ -11,6 +11,8 @@
 //! assert_eq!(counts.verified(), Some(true));
 //! ```
 
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod bench;
 pub mod burnside;
 pub mod cluster;
@@ -21,7 +23,7 @@ pub mod exec;
 pub mod files;
 pub mod kernel;
 pub mod known;
-pub mod memory;
+mod memory;
 pub mod plan;
 pub mod reference;
 pub mod report;
@@ -35,19 +37,6 @@ pub use plan::{Plan, Subproblem};
 
 /// The largest board: one `u32` per attack set.
 pub const MAX_N: u32 = 32;
-
-/// The member of `all` called `s`, or an error that names the `what` and lists the choices.
-pub(crate) fn by_name<T: Copy>(
-    s: &str,
-    all: &[T],
-    name: fn(T) -> &'static str,
-    what: &str,
-) -> Result<T, String> {
-    all.iter().copied().find(|&x| name(x) == s).ok_or_else(|| {
-        let names: Vec<_> = all.iter().map(|&x| name(x)).collect();
-        format!("unknown {what} '{s}': expected one of {}", names.join(", "))
-    })
-}
 
 /// Everything that can go wrong; each message names the problem and what is allowed.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
@@ -90,13 +79,8 @@ pub enum Error {
         subproblems: usize,
     },
     /// The run stopped before every subproblem finished, so the count is partial.
-    #[error("the run was interrupted after {done} of {of} subproblems; its count is incomplete")]
-    Interrupted {
-        /// Subproblems finished.
-        done: usize,
-        /// Subproblems in the run.
-        of: usize,
-    },
+    #[error("{0}; its count is incomplete")]
+    Interrupted(exec::run::Interrupted),
     /// A split depth was asked of an engine that has none.
     #[error(
         "--split-depth does not apply to the {engine} engine (it splits the board its own way)"
@@ -152,8 +136,16 @@ pub fn default_threads() -> usize {
     granted.map_or(cpus, |k| k.min(cpus))
 }
 
-/// How to count.
+/// How to count: start from [`Options::default`] and change what you need.
+///
+/// ```
+/// let options = nqueens::Options::default()
+///     .with_threads(2)
+///     .with_engine(Some(nqueens::Engine::Mirror));
+/// assert_eq!(nqueens::count(10, &options).unwrap().total, 724);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
     /// Worker threads; the default is [`default_threads`].
     pub threads: usize,
@@ -163,6 +155,34 @@ pub struct Options {
     pub split_depth: Option<u32>,
     /// Also count queens placed (reported as `nodes`).
     pub count_nodes: bool,
+}
+
+impl Options {
+    /// These options with `threads` worker threads.
+    pub fn with_threads(self, threads: usize) -> Options {
+        Options { threads, ..self }
+    }
+
+    /// These options with `engine` (`None`: the fastest for n).
+    pub fn with_engine(self, engine: Option<Engine>) -> Options {
+        Options { engine, ..self }
+    }
+
+    /// These options with the split depth `split_depth` (`None`: automatic).
+    pub fn with_split_depth(self, split_depth: Option<u32>) -> Options {
+        Options {
+            split_depth,
+            ..self
+        }
+    }
+
+    /// These options, counting queens placed or not.
+    pub fn with_nodes(self, count_nodes: bool) -> Options {
+        Options {
+            count_nodes,
+            ..self
+        }
+    }
 }
 
 impl Default for Options {
@@ -201,6 +221,29 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The counts of the whole of `plan`: `total` solutions (and `nodes` queens placed, when
+    /// counted) found on `threads` threads in `elapsed`; the fundamental count follows from the
+    /// total ([`burnside`]). The one place a count is made, for a run, a resumed run or a merge.
+    pub fn of(
+        plan: &Plan,
+        total: u128,
+        nodes: Option<u128>,
+        threads: usize,
+        elapsed: Duration,
+    ) -> Counts {
+        Counts {
+            n: plan.n(),
+            total,
+            unique: burnside::unique(plan.n(), total),
+            nodes,
+            engine: plan.engine(),
+            threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            elapsed,
+        }
+    }
+
     /// Whether `total` and `unique` equal the published counts; `None` when none are known.
     pub fn verified(&self) -> Option<bool> {
         known::verify(self.n, self.total, self.unique)

@@ -9,7 +9,7 @@ use std::fs;
 
 /// Bytes this process may still allocate, as far as the system says; `None` when it says
 /// nothing (not Linux, or no limit could be read).
-pub fn available() -> Option<u64> {
+pub(crate) fn available() -> Option<u64> {
     let cgroup = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
     [
         meminfo_available(&fs::read_to_string("/proc/meminfo").unwrap_or_default()),

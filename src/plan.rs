@@ -257,13 +257,6 @@ impl Plan {
         self.fell_back.as_ref()
     }
 
-    /// The join plan of an `n`-board with only the outline of its tables ([`Join::outline`]):
-    /// the same subproblems, fingerprint and partition as [`Plan::join`], for checking and
-    /// summing shard results; it cannot be executed.
-    pub(crate) fn join_outline(n: u32) -> Result<Plan, Error> {
-        Plan::of_join(Join::outline(n)?)
-    }
-
     /// The join engine's tables and units, for a join plan.
     pub fn join_tables(&self) -> Option<&Join> {
         self.join.as_deref()

@@ -128,13 +128,7 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
         input: results[0].0.clone(),
         source,
     };
-    // A join plan is rebuilt from the outline of its tables: the same subproblems and
-    // partition, without the time and memory of the tables themselves.
-    let plan = match (first.engine, first.split_depth) {
-        (crate::Engine::Join, 0) => crate::Plan::join_outline(first.n),
-        _ => crate::plan(first.n, &options),
-    }
-    .map_err(plan_error)?;
+    let plan = crate::engines::outline(first.n, &options).map_err(plan_error)?;
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
     let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
@@ -232,17 +226,13 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
         })?;
     // Each time is finite and not negative (checked when read); their sum may still be absurd.
     let seconds: f64 = shards.iter().map(|r| r.elapsed_seconds).sum();
-    let counts = Counts {
-        n: first.n,
+    let counts = Counts::of(
+        &plan,
         total,
-        unique: crate::burnside::unique(first.n, total),
-        nodes: None,
-        engine: plan.engine(),
-        threads: shards.iter().map(|r| r.threads).max().unwrap_or(0),
-        subproblems: plan.len(),
-        split_depth: plan.split_depth(),
-        elapsed: Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX),
-    };
+        None,
+        shards.iter().map(|r| r.threads).max().unwrap_or(0),
+        Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX),
+    );
     Ok(Merged {
         counts,
         shards,

@@ -139,10 +139,11 @@ impl ShardRun {
     ) -> Result<PartialResult, crate::Error> {
         let ids = self.partition.ids(self.shard).len();
         if tally.subproblems != ids {
-            return Err(crate::Error::Interrupted {
+            return Err(crate::Error::Interrupted(crate::exec::run::Interrupted {
                 done: tally.subproblems,
                 of: ids,
-            });
+                checkpoint: None,
+            }));
         }
         let mut result = PartialResult {
             format: FORMAT.to_string(),
@@ -188,11 +189,11 @@ pub fn count(
 mod decimal {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(value: &u128, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(value: &u128, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(value)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
         let text = String::deserialize(d)?;
         text.parse()
             .map_err(|_| D::Error::custom(format!("{text:?} is not a whole number")))

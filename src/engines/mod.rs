@@ -15,7 +15,7 @@ pub mod symmetry;
 
 use crate::kernel::{self, board_mask, AllRows, Search};
 use crate::plan::{Plan, Subproblem, MAX_SPLIT_DEPTH, SUBPROBLEMS_PER_THREAD};
-use crate::{by_name, Error, Options};
+use crate::{Error, Options};
 
 /// A way of searching: each engine has its own plan and kernel, and all give the same counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -61,13 +61,6 @@ impl std::fmt::Display for Engine {
     }
 }
 
-impl std::str::FromStr for Engine {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        by_name(s, &Engine::ALL, Engine::name, "engine")
-    }
-}
-
 /// The plan `count` executes for `n` with `options`: the engine asked for, or the fastest for n;
 /// a split depth without an engine picks the fastest backtracking engine; the default engine
 /// gives way to symmetry when the join tables do not fit, and the plan says why
@@ -92,6 +85,17 @@ pub(crate) fn choose(n: u32, options: &Options) -> Result<Plan, Error> {
         }),
         (_, Some(depth)) => Plan::new(engine, n, depth),
         (_, None) => auto(engine, n, options.threads),
+    }
+}
+
+/// The plan of `options` (engine and split depth given) as far as checking and partitioning need
+/// it: the same subproblems, fingerprint and partition as the plan a run executes, but a join plan
+/// holds only the outline of its tables (their group sizes), without their time and memory; it
+/// cannot be executed.
+pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
+    match (options.engine, options.split_depth) {
+        (Some(Engine::Join), Some(0)) => Plan::of_join(join::Join::outline(n)?),
+        _ => choose(n, options),
     }
 }
 

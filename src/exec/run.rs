@@ -220,17 +220,13 @@ impl<'a> Run<'a> {
 impl Finished {
     /// The counts of a run of the whole `plan` on `threads` threads.
     pub fn counts(&self, plan: &Plan, threads: usize, count_nodes: bool) -> Counts {
-        Counts {
-            n: plan.n(),
-            total: self.tally.total,
-            unique: crate::burnside::unique(plan.n(), self.tally.total),
-            nodes: count_nodes.then_some(self.tally.nodes),
-            engine: plan.engine(),
+        Counts::of(
+            plan,
+            self.tally.total,
+            count_nodes.then_some(self.tally.nodes),
             threads,
-            subproblems: plan.len(),
-            split_depth: plan.split_depth(),
-            elapsed: self.elapsed,
-        }
+            self.elapsed,
+        )
     }
 }
 

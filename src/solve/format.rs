@@ -89,13 +89,6 @@ impl std::fmt::Display for Format {
     }
 }
 
-impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::by_name(s, &Format::ALL, Format::name, "format")
-    }
-}
-
 /// The bytes of each row's token for each column, shared by the clones of a renderer.
 #[derive(Debug)]
 struct Tokens {
@@ -223,16 +216,5 @@ mod tests {
                 assert_eq!(r.render(s), &fresh[..]);
             }
         }
-    }
-
-    #[test]
-    fn names_parse_back() {
-        for f in Format::ALL {
-            assert_eq!(f.name().parse::<Format>(), Ok(f));
-        }
-        assert!("xml"
-            .parse::<Format>()
-            .unwrap_err()
-            .contains("board, json, columns"));
     }
 }

@@ -183,5 +183,8 @@ fn bench_refuses_bad_options_with_one_line() {
     refuses(&["bench", "--n", "0"], "n must be between 1 and 32, got 0");
     refuses(&["bench", "--threads", "2,0"], "at least 1, got 0");
     refuses(&["bench", "--runs", "0"], "0 is not in 1..=1000");
-    refuses(&["bench", "--engine", "magic"], "unknown engine 'magic'");
+    refuses(
+        &["bench", "--engine", "magic"],
+        "invalid value 'magic' for '--engine <NAME>' [possible values: mirror, symmetry, join]",
+    );
 }

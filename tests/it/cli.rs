@@ -173,6 +173,6 @@ fn bad_input_gets_one_clear_line_and_status_2() {
     refuses(&["conut", "8"], "unrecognized subcommand");
     refuses(
         &["count", "8", "--engine", "magic"],
-        "unknown engine 'magic'",
+        "invalid value 'magic' for '--engine <NAME>' [possible values: mirror, symmetry, join]",
     );
 }

@@ -3,12 +3,10 @@
 use nqueens::{known, Engine, Options};
 
 fn count(engine: Engine, n: u32, threads: usize, split_depth: Option<u32>) -> (u128, Option<u128>) {
-    let options = Options {
-        engine: Some(engine),
-        threads,
-        split_depth,
-        ..Options::default()
-    };
+    let options = Options::default()
+        .with_engine(Some(engine))
+        .with_threads(threads)
+        .with_split_depth(split_depth);
     let c = nqueens::count(n, &options).unwrap();
     (c.total, c.unique)
 }
@@ -102,10 +100,7 @@ fn the_baseline_counter_builds_and_matches_the_table() {
 
 #[test]
 fn node_counts_are_reported_and_do_not_change_the_total() {
-    let options = Options {
-        count_nodes: true,
-        ..Options::default()
-    };
+    let options = Options::default().with_nodes(true);
     let c = nqueens::count(10, &options).unwrap();
     assert_eq!(c.total, 724);
     assert!(c.nodes.unwrap() > 724);
@@ -113,11 +108,7 @@ fn node_counts_are_reported_and_do_not_change_the_total() {
 
 #[test]
 fn a_plan_is_deterministic_and_its_weights_add_up() {
-    let options = Options {
-        threads: 2,
-        split_depth: Some(3),
-        ..Options::default()
-    };
+    let options = Options::default().with_threads(2).with_split_depth(Some(3));
     let a = nqueens::plan(14, &options).unwrap();
     let b = nqueens::plan(14, &options).unwrap();
     assert_eq!(a, b);

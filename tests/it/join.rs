@@ -8,11 +8,9 @@ use nqueens::{known, Engine, Error, Options, Plan};
 use crate::util::nqueens;
 
 fn join_count(n: u32, threads: usize) -> u128 {
-    let options = Options {
-        threads,
-        engine: Some(Engine::Join),
-        ..Options::default()
-    };
+    let options = Options::default()
+        .with_threads(threads)
+        .with_engine(Some(Engine::Join));
     let counts = nqueens::count(n, &options).unwrap();
     assert_eq!(counts.engine, Engine::Join);
     counts.total
@@ -196,7 +194,7 @@ fn an_unknown_engine_names_join_among_the_choices() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "expected one of mirror, symmetry, join",
+            "[possible values: mirror, symmetry, join]",
         ));
 }
 
@@ -209,10 +207,7 @@ fn a_split_depth_is_refused_for_join_and_picks_symmetry_by_default() {
         .stderr(predicates::str::contains(
             "--split-depth does not apply to the join engine",
         ));
-    let options = Options {
-        split_depth: Some(3),
-        ..Options::default()
-    };
+    let options = Options::default().with_split_depth(Some(3));
     assert_eq!(
         nqueens::plan(16, &options).unwrap().engine(),
         Engine::Symmetry

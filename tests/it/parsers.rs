@@ -17,10 +17,7 @@ use serde_json::Value;
 fn shard_texts() -> &'static [String; 2] {
     static TEXTS: OnceLock<[String; 2]> = OnceLock::new();
     TEXTS.get_or_init(|| {
-        let options = Options {
-            threads: 1,
-            ..Options::default()
-        };
+        let options = Options::default().with_threads(1);
         [1, 2].map(|i| {
             cluster::count(9, &options, Shard::new(i, 2).unwrap(), &Unobserved)
                 .unwrap()

@@ -791,7 +791,7 @@ proptest! {
     /// Through the library: any K, any split depth, the shards add up to the table.
     #[test]
     fn shards_add_up_for_any_k(n in 1u32..=11, k in 1u32..=40, depth in prop::option::of(0u32..=4)) {
-        let options = Options { threads: 1, split_depth: depth, ..Options::default() };
+        let options = Options::default().with_threads(1).with_split_depth(depth);
         let inputs: Vec<Input> = Shard::all(k)
             .map(|s| Input {
                 name: s.to_string(),

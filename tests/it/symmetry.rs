@@ -35,10 +35,7 @@ fn unique_counts_equal_a_brute_force_over_canonical_forms() {
             .map(|x| images(x).into_iter().min().unwrap())
             .collect();
         for engine in nqueens::Engine::ALL {
-            let options = Options {
-                engine: Some(engine),
-                ..Options::default()
-            };
+            let options = Options::default().with_engine(Some(engine));
             let c = nqueens::count(n as u32, &options).unwrap();
             assert_eq!(c.total, all.len() as u128, "{engine} n = {n}");
             assert_eq!(c.unique, Some(classes.len() as u128), "{engine} n = {n}");

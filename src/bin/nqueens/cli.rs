@@ -6,8 +6,7 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::builder::TypedValueParser as _;
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use nqueens::cluster::Shard;
 use nqueens::solve::Format;
 use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
@@ -87,8 +86,8 @@ struct BenchArgs {
     warmup: u32,
 
     /// Search engine: mirror, symmetry or join [default: the fastest for n]
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Engine>()))]
-    engine: Option<Engine>,
+    #[arg(long, value_name = "NAME")]
+    engine: Option<EngineArg>,
 
     /// Write every result and the header as JSON to FILE
     #[arg(long, value_name = "FILE")]
@@ -123,8 +122,8 @@ struct CountArgs {
     threads: Option<usize>,
 
     /// Search engine: mirror, symmetry or join [default: the fastest for each n]
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Engine>()))]
-    engine: Option<Engine>,
+    #[arg(long, value_name = "NAME")]
+    engine: Option<EngineArg>,
 
     /// Pre-place this many rows to form the subproblems [default: enough for 32 per thread]
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_SPLIT_DEPTH)))]
@@ -171,6 +170,42 @@ struct MergeArgs {
     json: bool,
 }
 
+/// `--engine`: the library's [`Engine`], as clap lists and parses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    Mirror,
+    Symmetry,
+    Join,
+}
+
+impl From<EngineArg> for Engine {
+    fn from(arg: EngineArg) -> Engine {
+        match arg {
+            EngineArg::Mirror => Engine::Mirror,
+            EngineArg::Symmetry => Engine::Symmetry,
+            EngineArg::Join => Engine::Join,
+        }
+    }
+}
+
+/// `--format` of `solve`: the library's [`Format`], as clap lists and parses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    Board,
+    Json,
+    Columns,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Board => Format::Board,
+            FormatArg::Json => Format::Json,
+            FormatArg::Columns => Format::Columns,
+        }
+    }
+}
+
 /// `--shard`: given, or from the launcher's environment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum ShardArg {
@@ -188,10 +223,8 @@ struct SolveArgs {
     /// json: one array of solutions, each an array of n strings such as ".Q..";
     /// columns: one line per solution, the 0-based column of the queen in each row.
     /// With json and columns the count goes to stderr, so stdout is only data
-    #[arg(long, value_name = "FORMAT", default_value = "board",
-          value_parser = clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
-              .map(|s| s.parse::<Format>().expect("a listed format")))]
-    format: Format,
+    #[arg(long, value_name = "FORMAT", default_value = "board")]
+    format: FormatArg,
 
     /// Stop after K solutions (K ≥ 1)
     #[arg(long, value_name = "K", value_parser = parse_limit, allow_hyphen_values = true)]
@@ -255,12 +288,10 @@ pub fn parse() -> Result<Command, clap::Error> {
                     progress,
                     quiet,
                 },
-                options: Options {
-                    threads: threads.unwrap_or_else(nqueens::default_threads),
-                    split_depth,
-                    engine,
-                    ..Options::default()
-                },
+                options: Options::default()
+                    .with_threads(threads.unwrap_or_else(nqueens::default_threads))
+                    .with_split_depth(split_depth)
+                    .with_engine(engine.map(Engine::from)),
                 output: output
                     .filter(|p| p.as_os_str() != "-")
                     .map(|p| shard_path(p, shard)),
@@ -277,12 +308,10 @@ pub fn parse() -> Result<Command, clap::Error> {
                 quiet: args.quiet,
             },
             sizes: args.sizes,
-            options: Options {
-                threads: args.threads.unwrap_or_else(nqueens::default_threads),
-                split_depth: args.split_depth,
-                engine: args.engine,
-                ..Options::default()
-            },
+            options: Options::default()
+                .with_threads(args.threads.unwrap_or_else(nqueens::default_threads))
+                .with_split_depth(args.split_depth)
+                .with_engine(args.engine.map(Engine::from)),
             json: args.json,
         },
         CliCommand::Bench(args) => {
@@ -306,7 +335,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                     threads: args.threads,
                     warmup: args.warmup as usize,
                     runs: args.runs as usize,
-                    engine: args.engine,
+                    engine: args.engine.map(Engine::from),
                     expected_total: args.test_expected_total,
                 },
                 exports,
@@ -319,7 +348,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                 limit: args.limit,
                 unique: args.unique,
             },
-            format: args.format,
+            format: args.format.into(),
             trace: args.trace,
         },
     })
@@ -532,6 +561,20 @@ mod tests {
             .contains("at least 1 solution, got 0"));
         assert!(parse_limit("-3").unwrap_err().contains("got -3"));
         assert!(parse_limit("lots").unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn the_command_line_names_the_library_s_engines_and_formats() {
+        for arg in EngineArg::value_variants() {
+            let name = arg.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(name, Engine::from(*arg).name());
+        }
+        assert_eq!(EngineArg::value_variants().len(), Engine::ALL.len());
+        for arg in FormatArg::value_variants() {
+            let name = arg.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(name, Format::from(*arg).name());
+        }
+        assert_eq!(FormatArg::value_variants().len(), Format::ALL.len());
     }
 
     #[test]

@@ -98,10 +98,7 @@ mod tests {
             progress: None,
             quiet: true,
         };
-        let options = Options {
-            threads: 1,
-            ..Options::default()
-        };
+        let options = Options::default().with_threads(1);
         // A finished run: its checkpoint holds every subproblem.
         let calm = Interrupt::signalled(None);
         assert_eq!(count(8, &options, &watch, &calm).unwrap().total, 92);

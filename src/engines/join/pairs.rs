@@ -70,10 +70,14 @@ pub fn count_disjoint(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) ->
     let chunks = bits.div_ceil(CHUNK).max(1) as usize;
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-            && std::arch::is_x86_feature_detected!("avx512f")
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("popcnt")
         {
-            // SAFETY: the CPU has the features the function is compiled for.
+            // SAFETY: the CPU has every feature the function is compiled for (the five checked
+            // just above are those of its `target_feature` list).
             return unsafe { sliced_avx512(long, short, bits, chunks, scratch) };
         }
         if std::arch::is_x86_feature_detected!("avx2")
@@ -321,7 +325,7 @@ mod avx512 {
     /// [`super::count_batch`], each 512-bit AND one instruction.
     #[inline]
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-    pub fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes]) -> u64 {
+    pub(super) fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes]) -> u64 {
         let combos = &combos[..CH * super::COMBOS];
         let load = |lanes: &Lanes| {
             // SAFETY: `lanes` is 64 readable bytes; the load needs no alignment.
