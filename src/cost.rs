@@ -12,20 +12,6 @@
 use crate::kernel::{board_mask, Partial, RowMasks, Rows};
 use crate::plan::{Plan, Subproblem};
 
-/// Random paths per plan, shared among its subproblems (between 4 and 64 each).
-pub const PROBES_PER_PLAN: usize = 1 << 16;
-
-/// The estimated cost (search-tree nodes) of every subproblem of `plan`, by id.
-///
-/// Deterministic: the random paths of each subproblem are seeded by its id.
-pub fn estimate(plan: &Plan) -> Vec<f64> {
-    let probes = (PROBES_PER_PLAN / plan.len().max(1)).clamp(4, 64) as u32;
-    plan.subproblems()
-        .iter()
-        .map(|sub| crate::engines::cost(plan, sub, probes) as f64 / f64::from(probes))
-        .collect()
-}
-
 /// Knuth's estimate of the nodes below `sub`, summed over `probes` random paths that honour the
 /// squares the subproblem allows and end where the kernel's search would (a backtracking
 /// engine's subproblem; [`crate::engines::cost`] prices any).
@@ -120,10 +106,13 @@ mod tests {
             }
             worst
         };
-        let estimated = gap(&estimate(&plan));
+        let estimated = gap(&crate::engines::estimate(&plan));
         let counted = gap(&vec![1.0; plan.len()]);
         assert!(estimated < 0.03, "estimate off by {estimated}");
         assert!(estimated < counted / 2.0, "{estimated} vs {counted}");
-        assert_eq!(estimate(&plan), estimate(&plan));
+        assert_eq!(
+            crate::engines::estimate(&plan),
+            crate::engines::estimate(&plan)
+        );
     }
 }

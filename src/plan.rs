@@ -181,21 +181,6 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan of `engine` for an `n`-board split after `split_depth` rows.
-    ///
-    /// Mirror: rows `0..split_depth` are pre-placed (depth 0 is the whole board as one subproblem
-    /// of weight 1). Symmetry: the border and then rows `1..=split_depth`.
-    pub fn new(engine: Engine, n: u32, split_depth: u32) -> Result<Plan, Error> {
-        crate::check_n(n)?;
-        if split_depth > MAX_SPLIT_DEPTH {
-            return Err(Error::SplitDepth {
-                depth: split_depth,
-                max: MAX_SPLIT_DEPTH,
-            });
-        }
-        crate::engines::plan(engine, n, split_depth.min(n))
-    }
-
     /// The plan of a backtracking engine whose subproblems `build` lists.
     pub(crate) fn built(
         engine: Engine,
@@ -215,13 +200,7 @@ impl Plan {
         })
     }
 
-    /// The join plan of an `n`-board: one subproblem per unit of [`Join`], weighted by its
-    /// symmetry class. No queens are pre-placed (split depth 0): its subproblems are counted by
-    /// [`crate::engines::solve`] with the plan's tables, not from [`Subproblem::start`].
-    pub fn join(n: u32) -> Result<Plan, Error> {
-        Plan::of_join(Join::new(n)?)
-    }
-
+    /// The plan whose subproblems are the units of `join`, weighted by their symmetry classes.
     pub(crate) fn of_join(join: Join) -> Result<Plan, Error> {
         let n = join.n();
         let subproblems = (join.units().iter().enumerate())
@@ -260,12 +239,6 @@ impl Plan {
     /// The join engine's tables and units, for a join plan.
     pub fn join_tables(&self) -> Option<&Join> {
         self.join.as_deref()
-    }
-
-    /// The plan of `engine` with the shallowest split that gives every thread enough work
-    /// (at least 32 subproblems per thread, and 2^min(n-8, 17) in all).
-    pub fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error> {
-        crate::engines::auto(engine, n, threads)
     }
 
     /// Board size.

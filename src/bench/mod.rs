@@ -8,7 +8,6 @@
 
 pub mod export;
 pub mod machine;
-pub mod plot;
 pub mod result;
 pub mod runner;
 pub mod table;

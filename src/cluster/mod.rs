@@ -13,7 +13,7 @@
 //! use nqueens::cluster::{ShardRun, Shard};
 //! use nqueens::Options;
 //!
-//! let options = Options { threads: 2, ..Options::default() };
+//! let options = Options::default().with_threads(2);
 //! let shard: Shard = "2/3".parse().unwrap();
 //! let run = ShardRun::new(10, &options, shard).unwrap();
 //! let how = Execution { threads: 2, count_nodes: false };

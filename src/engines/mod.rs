@@ -61,6 +61,50 @@ impl std::fmt::Display for Engine {
     }
 }
 
+/// The plans' constructors: every one of them chooses by engine, so they live here.
+impl Plan {
+    /// The plan of `engine` for an `n`-board split after `split_depth` rows.
+    ///
+    /// Mirror: rows `0..split_depth` are pre-placed (depth 0 is the whole board as one subproblem
+    /// of weight 1). Symmetry: the border and then rows `1..=split_depth`.
+    pub fn new(engine: Engine, n: u32, split_depth: u32) -> Result<Plan, Error> {
+        crate::check_n(n)?;
+        if split_depth > MAX_SPLIT_DEPTH {
+            return Err(Error::SplitDepth {
+                depth: split_depth,
+                max: MAX_SPLIT_DEPTH,
+            });
+        }
+        plan(engine, n, split_depth.min(n))
+    }
+
+    /// The plan of `engine` with the shallowest split that gives every thread enough work
+    /// (at least 32 subproblems per thread, and 2^min(n-8, 17) in all).
+    pub fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error> {
+        auto(engine, n, threads)
+    }
+
+    /// The join plan of an `n`-board: one subproblem per unit of [`join::Join`], weighted by its
+    /// symmetry class. No queens are pre-placed (split depth 0): its subproblems are counted by
+    /// [`crate::engines::solve`] with the plan's tables, not from [`Subproblem::start`].
+    pub fn join(n: u32) -> Result<Plan, Error> {
+        Plan::of_join(join::Join::new(n)?)
+    }
+}
+
+/// The estimated cost of every subproblem of `plan`, by id, for progress: [`cost`] with 4 to 64
+/// random paths each, 2^16 for the whole plan.
+///
+/// Deterministic: the random paths of each subproblem are seeded by its id.
+pub fn estimate(plan: &Plan) -> Vec<f64> {
+    const PROBES_PER_PLAN: usize = 1 << 16;
+    let probes = (PROBES_PER_PLAN / plan.len().max(1)).clamp(4, 64) as u32;
+    plan.subproblems()
+        .iter()
+        .map(|sub| cost(plan, sub, probes) as f64 / f64::from(probes))
+        .collect()
+}
+
 /// The plan `count` executes for `n` with `options`: the engine asked for, or the fastest for n;
 /// a split depth without an engine picks the fastest backtracking engine; the default engine
 /// gives way to symmetry when the join tables do not fit, and the plan says why

@@ -115,8 +115,8 @@ fn a_short_bench_writes_every_export() {
         .map(str::trim)
         .collect();
     for legend in [
-        nqueens::bench::plot::MEASURED,
-        nqueens::bench::plot::IDEAL,
+        nqueens::bench::export::svg::MEASURED,
+        nqueens::bench::export::svg::IDEAL,
         "threads",
     ] {
         assert!(texts.contains(&legend), "{legend} in {texts:?}");

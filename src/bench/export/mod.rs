@@ -3,13 +3,15 @@
 mod csv;
 mod json;
 mod markdown;
+pub mod svg;
 
 use std::path::PathBuf;
 
 pub use self::csv::Csv;
 pub use self::json::Json;
 pub use self::markdown::Markdown;
-use super::{plot::Svg, Bench, Error};
+pub use self::svg::Svg;
+use super::{Bench, Error};
 
 /// Turns a benchmark into the bytes of one file format.
 pub trait Exporter {

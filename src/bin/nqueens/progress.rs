@@ -87,7 +87,7 @@ impl Progress {
         let cost = if mode == Mode::Off {
             Vec::new()
         } else {
-            nqueens::cost::estimate(plan)
+            nqueens::engines::estimate(plan)
         };
         let cost_of = |sub: &Subproblem| cost.get(sub.id).copied().unwrap_or(0.0);
         let resumed = run.resumed().fold(Done::default(), |d, (sub, found)| Done {

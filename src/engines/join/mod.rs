@@ -44,7 +44,7 @@ pub struct Join {
 
 impl Join {
     /// The tables and units of an `n`-board, or an error when n is beyond the engine's limit or
-    /// the tables would not fit in the memory this process may take ([`crate::memory`]): asked
+    /// the tables would not fit in the memory this process may take (its cgroup, `ulimit -v` and `MemAvailable`): asked
     /// before anything is allocated, and every large allocation is fallible.
     pub fn new(n: u32) -> Result<Join, Error> {
         Join::with_table(n, true)

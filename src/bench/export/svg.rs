@@ -3,8 +3,8 @@
 
 use plotters::prelude::*;
 
-use super::export::{failed, Exporter, Format};
-use super::{Bench, Error};
+use super::{failed, Exporter, Format};
+use crate::bench::{Bench, Error};
 
 /// A chart of the measured speedup and the ideal (speedup = threads) against threads.
 pub struct Svg;
