@@ -18,7 +18,7 @@ use crate::plan::{Plan, Subproblem};
 ///
 /// Integer arithmetic and a fixed generator seeded by n and the id: every machine gets the same
 /// answer, which the shard partition (and so its file format) depends on.
-pub fn tree_size(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
+pub(crate) fn tree_size(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
     let n = plan.n();
     let (start, masks) = sub.start(n);
     walks(

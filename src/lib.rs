@@ -16,7 +16,7 @@
 pub mod bench;
 pub mod burnside;
 pub mod cluster;
-pub mod cost;
+mod cost;
 pub mod dihedral;
 pub mod engines;
 pub mod exec;

@@ -12,8 +12,8 @@
 //! group; [`Join::new`] refuses a board whose table would not fit in the memory available.
 
 pub mod half;
-pub mod pairs;
-pub mod quarter;
+pub(crate) mod pairs;
+pub(crate) mod quarter;
 pub mod units;
 
 use std::cell::RefCell;

@@ -17,7 +17,7 @@
 //! function is compiled for that, for AVX2, and for plain x86-64, and picks at run time.
 
 /// Keys per batch: one 512-bit vector per bit position.
-pub const BATCH: usize = 512;
+pub(crate) const BATCH: usize = 512;
 const WORDS: usize = BATCH / 64;
 const CHUNK: u32 = 6;
 const COMBOS: usize = 1 << CHUNK;
@@ -37,7 +37,7 @@ type Lanes = [u64; WORDS];
 
 /// Work space of the bit-sliced count, reused from call to call (one per thread).
 #[derive(Clone)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     combos: Vec<Lanes>,
     long: Vec<u64>,
     short: Vec<u64>,
@@ -54,14 +54,14 @@ impl Default for Scratch {
 }
 
 /// Pairs `(x, y)` of `a` × `b` with `x & y == 0`, by testing each: the reference.
-pub fn count_plain(a: &[u64], b: &[u64]) -> u64 {
+pub(crate) fn count_plain(a: &[u64], b: &[u64]) -> u64 {
     a.iter()
         .map(|&x| b.iter().map(|&y| u64::from(x & y == 0)).sum::<u64>())
         .sum()
 }
 
 /// Pairs `(x, y)` of `a` × `b` with `x & y == 0`, where every key is below `2^bits` (bits ≤ 64).
-pub fn count_disjoint(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
+pub(crate) fn count_disjoint(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
     debug_assert!(bits <= 64);
     if a.len() * b.len() < PLAIN_BELOW {
         return count_plain(a, b);

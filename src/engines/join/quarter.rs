@@ -31,12 +31,12 @@ pub struct Quarters {
 }
 
 /// A placement's two diagonal masks in board coordinates.
-pub type Diagonals = (u64, u64);
+pub(crate) type Diagonals = (u64, u64);
 
 /// Placements in the table of an `n`-board, by n (0 to [`super::MAX_JOIN_N`]), as counted by
 /// walking the rectangle (the tests walk it again: up to 20 always, all with `--ignored`). The
 /// walk takes 14 s at n = 24; this table lets a board that does not fit be refused at once.
-pub const ENTRIES: [u64; 25] = [
+pub(crate) const ENTRIES: [u64; 25] = [
     1,
     1,
     2,
