@@ -179,12 +179,20 @@ fn join_shards_are_priced_by_their_halves_and_balance() {
 
 #[test]
 fn the_cli_counts_with_join() {
-    nqueens()
+    let out = nqueens()
         .args(["count", "12", "--engine", "join", "-j", "1"])
         .assert()
-        .success()
-        .stdout(predicates::str::contains("14200"))
-        .stdout(predicates::str::contains("join"));
+        .success();
+    let rows = crate::util::table(&String::from_utf8_lossy(&out.get_output().stdout));
+    let row = &rows[0];
+    assert_eq!(
+        (
+            row["total"].as_str(),
+            row["verified"].as_str(),
+            row["engine"].as_str()
+        ),
+        ("14200", "yes", "join")
+    );
 }
 
 #[test]

@@ -13,7 +13,9 @@ use serde_json::Value;
 
 use crate::util::nqueens;
 
-/// A run of a second or two on two cores, split finely so that records come early.
+/// A run of a second or two on two cores, split finely so that records come early. Spawned to be
+/// stopped, it is held after [`HOLD`] subproblems (`--test-hold-after`) until a signal comes, so
+/// the signal finds it mid-run however fast the machine is.
 const LONG: [&str; 8] = [
     "count",
     "16",
@@ -35,9 +37,13 @@ fn spawn(args: &[String]) -> Child {
     spawn_with(args, &[])
 }
 
+/// Subproblems a spawned run counts before it waits for a signal.
+const HOLD: usize = 20;
+
 fn spawn_with(args: &[String], vars: &[(&str, &str)]) -> Child {
     Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
+        .args(["--test-hold-after", &HOLD.to_string()])
         .envs(vars.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -49,10 +55,10 @@ fn records(path: &Path) -> usize {
     fs::read_to_string(path).map_or(0, |t| t.lines().count().saturating_sub(1))
 }
 
-/// Waits until the checkpoint holds some records, then sends `signals` to the running process.
+/// Waits until the checkpoint holds the records of the held run, then sends `signals` to it.
 fn kill_mid_run(child: &mut Child, path: &Path, signals: &[&str]) -> ExitStatus {
     let start = Instant::now();
-    while records(path) < 20 {
+    while records(path) < HOLD {
         assert!(start.elapsed() < Duration::from_secs(120), "no records");
         std::thread::sleep(Duration::from_millis(5));
     }

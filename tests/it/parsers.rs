@@ -170,6 +170,19 @@ proptest! {
         merge_with_first(v.to_string(), reseal);
     }
 
+    /// A result written and read back keeps its checksum, whatever its time: every `f64` goes
+    /// through JSON and back to the same bits (serde_json's `float_roundtrip`).
+    #[test]
+    fn a_result_read_back_keeps_its_checksum(seconds in 0.0f64..1e7, threads in 1usize..512) {
+        let mut r: cluster::PartialResult = serde_json::from_str(&shard_texts()[0]).unwrap();
+        r.elapsed_seconds = seconds;
+        r.threads = threads;
+        r.checksum = r.expected_checksum();
+        let back: cluster::PartialResult = serde_json::from_str(&r.json()).unwrap();
+        prop_assert_eq!(back.elapsed_seconds.to_bits(), seconds.to_bits());
+        prop_assert_eq!(back.checksum.clone(), back.expected_checksum());
+    }
+
     #[test]
     fn checkpoints_survive_mutation(mutations in prop::collection::vec(mutation(), 1..4)) {
         let dir = tempfile::tempdir().unwrap();

@@ -234,7 +234,11 @@ fn merge_refuses_two_different_results_for_one_shard_and_warns_of_identical_ones
         stderr.contains("s2.json") && stderr.contains("copy.json"),
         "{stderr}"
     );
-    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("352"));
+    let rows = crate::util::table(&String::from_utf8_lossy(&out.get_output().stdout));
+    assert_eq!(
+        (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
+        ("352", "yes")
+    );
 
     let mut v = read(&copy);
     let total: u128 = v["total"].as_str().unwrap().parse().unwrap();
@@ -740,10 +744,10 @@ fn the_slurm_example_counts_and_merges_with_the_options_given() {
     ] {
         assert!(calls[1].contains(option), "{option} not in {}", calls[1]);
     }
-    let result = fs::read_to_string(&old).unwrap();
-    assert!(
-        result.contains("2680") && result.contains("yes"),
-        "{result}"
+    let rows = crate::util::table(&fs::read_to_string(&old).unwrap());
+    assert_eq!(
+        (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
+        ("2680", "yes")
     );
     let merged = read(&dir.path().join("nqueens-n11-k3/shard-3.json"));
     assert_eq!(
@@ -778,10 +782,10 @@ fn the_slurm_example_resubmits_one_index_as_that_shard_and_never_leaves_a_stale_
     slurm_example(dir.path(), &vars, &["--array=1"], true);
     slurm_example(dir.path(), &vars, &["--array=3"], true);
     slurm_example(dir.path(), &merge_only, &[], false);
-    let result = fs::read_to_string(run.join("result.txt")).unwrap();
-    assert!(
-        result.contains("2680") && result.contains("yes"),
-        "{result}"
+    let rows = crate::util::table(&fs::read_to_string(run.join("result.txt")).unwrap());
+    assert_eq!(
+        (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
+        ("2680", "yes")
     );
 }
 

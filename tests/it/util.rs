@@ -9,6 +9,44 @@ pub fn nqueens() -> Command {
     cmd
 }
 
+/// The rows of a `count` or `merge` table as column name → value, checking the header: the
+/// exact fields, not a substring that could match anywhere.
+pub fn table(stdout: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = stdout.lines();
+    let header: Vec<String> = lines
+        .next()
+        .expect("a header line")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        header,
+        [
+            "n",
+            "total",
+            "unique",
+            "verified",
+            "seconds",
+            "threads",
+            "subproblems",
+            "depth",
+            "engine"
+        ],
+        "{stdout}"
+    );
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(cells.len(), header.len(), "{line}");
+            header
+                .iter()
+                .cloned()
+                .zip(cells.into_iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
 /// An independent check that `cols` (one column per row) is a solution.
 pub fn is_solution(cols: &[u8]) -> bool {
     let n = cols.len();

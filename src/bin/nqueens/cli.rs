@@ -157,6 +157,11 @@ struct CountArgs {
     /// FILE stand for I and K (-o 'n21-{shard}-of-{shards}.json')
     #[arg(short, long, value_name = "FILE", requires = "shard")]
     output: Option<PathBuf>,
+
+    /// Test-only: after K subproblems, hand out no more until a signal comes, so that a test can
+    /// stop the run at a known point whatever the speed of the machine
+    #[arg(long, value_name = "K", hide = true)]
+    test_hold_after: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -261,6 +266,7 @@ pub fn parse() -> Result<Command, clap::Error> {
             checkpoint,
             progress,
             quiet,
+            test_hold_after,
             ..
         }) => {
             let invalid = |message: String| {
@@ -287,6 +293,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                     checkpoint: checkpoint.map(|p| shard_path(p, shard)),
                     progress,
                     quiet,
+                    hold_after: test_hold_after,
                 },
                 options: Options::default()
                     .with_threads(threads.unwrap_or_else(nqueens::default_threads))
@@ -306,6 +313,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                 checkpoint: one_size_only(args.checkpoint, &args.sizes)?,
                 progress: args.progress,
                 quiet: args.quiet,
+                hold_after: args.test_hold_after,
             },
             sizes: args.sizes,
             options: Options::default()

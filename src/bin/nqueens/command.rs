@@ -56,4 +56,6 @@ pub struct Watch {
     pub progress: Option<Duration>,
     /// No progress at all.
     pub quiet: bool,
+    /// Test-only: hand out no more subproblems after this many until a signal comes.
+    pub hold_after: Option<usize>,
 }

@@ -1,7 +1,13 @@
 //! `count` as a long run: resumed from its checkpoint, watched by a progress display, stopped
 //! cleanly by a signal.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
 use nqueens::exec::run::{self, Finished, Run, Selection};
+use nqueens::exec::Observer;
+use nqueens::kernel::Search;
+use nqueens::plan::Subproblem;
 use nqueens::{Counts, Options, Plan};
 
 use crate::command::Watch;
@@ -56,7 +62,13 @@ pub fn execute(
         }
     }
     let progress = Progress::start(plan, &run, Mode::choose(watch.quiet, watch.progress));
-    let result = run.execute(options.threads, interrupt.flag(), &progress);
+    let held = Held {
+        inner: &progress,
+        after: watch.hold_after,
+        started: AtomicUsize::new(0),
+        stop: interrupt.flag(),
+    };
+    let result = run.execute(options.threads, interrupt.flag(), &held);
     progress.finish();
     match result {
         Ok(finished) => {
@@ -72,6 +84,34 @@ pub fn execute(
         })),
         Err(run::Error::Count(e)) => Err(e.into()),
         Err(run::Error::Checkpoint(e)) => Err(e.into()),
+    }
+}
+
+/// The progress display, and for `--test-hold-after K` a gate: the subproblems after the first
+/// K wait until the stop flag is set (a signal came), then are not run. Tests use it to stop a
+/// run at a known point, however fast the machine is.
+struct Held<'a> {
+    inner: &'a dyn Observer,
+    after: Option<usize>,
+    started: AtomicUsize,
+    stop: &'a AtomicBool,
+}
+
+impl Observer for Held<'_> {
+    fn finished(&self, sub: &Subproblem, found: &Search) {
+        self.inner.finished(sub, found);
+    }
+
+    fn should_stop(&self) -> bool {
+        if let Some(after) = self.after {
+            if self.started.fetch_add(1, Ordering::SeqCst) >= after {
+                while !self.stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                return true;
+            }
+        }
+        self.inner.should_stop()
     }
 }
 
@@ -97,6 +137,7 @@ mod tests {
             checkpoint: Some(dir.path().join("n8.ckpt")),
             progress: None,
             quiet: true,
+            hold_after: None,
         };
         let options = Options::default().with_threads(1);
         // A finished run: its checkpoint holds every subproblem.
