@@ -58,10 +58,7 @@ impl Partition {
         let probes = (PROBES_PER_PLAN / plan.len().max(1))
             .clamp(MIN_PROBES as usize, PROBES as usize) as u32;
         let mut costs: Vec<(u128, usize)> = pool.install(|| {
-            // The join engine's prices, made on this pool.
-            if let Some(join) = plan.join_tables() {
-                join.prices();
-            }
+            crate::engines::prepare_costs(plan);
             plan.subproblems()
                 .par_iter()
                 .map(|s| (crate::engines::cost(plan, s, probes), s.id))

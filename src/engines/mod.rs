@@ -92,6 +92,14 @@ impl Plan {
     }
 }
 
+/// Makes now, on the caller's rayon pool, what pricing the subproblems of `plan` ([`cost`]) shares
+/// among them (the join engine's price of every row set), rather than on the first call.
+pub fn prepare_costs(plan: &Plan) {
+    if let Some(join) = plan.join_tables() {
+        join.prices();
+    }
+}
+
 /// The estimated cost of every subproblem of `plan`, by id, for progress: [`cost`] with 4 to 64
 /// random paths each, 2^16 for the whole plan.
 ///
