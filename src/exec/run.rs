@@ -110,7 +110,7 @@ pub struct Finished {
     pub tally: Tally,
     /// Subproblems taken from the checkpoint.
     pub resumed: usize,
-    /// Wall time of this session (not of earlier ones).
+    /// Wall time of this run of the program (not of the runs it resumed).
     pub elapsed: Duration,
 }
 

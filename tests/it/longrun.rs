@@ -378,6 +378,13 @@ fn progress_goes_to_stderr_and_json_stays_clean() {
     assert!(stderr.contains("progress n = 15: "), "{stderr}");
     assert!(stderr.contains("% of the work"), "{stderr}");
     assert!(stderr.contains("solutions so far"), "{stderr}");
+    // However short the run, its log ends with where it ended: all of it.
+    let last = stderr.lines().last().unwrap();
+    assert!(
+        last.starts_with("progress n = 15: 100.0% of the work, ")
+            && last.contains(" 2279184 solutions so far"),
+        "{last}"
+    );
     // Quiet means quiet.
     nqueens()
         .args(["count", "12", "--quiet", "--json"])
@@ -414,16 +421,23 @@ fn checkpoint_and_progress_flags_are_checked() {
 fn a_terminal_gets_a_progress_bar() {
     // `script` runs the count on a pseudo-terminal and copies what it shows; stdout goes away, so
     // what is left is stderr, the bar.
+    // The run is held after a few subproblems (`--test-hold-after`), so it is still running when
+    // the bar's first second has passed, however fast the machine; then Ctrl-C stops it.
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
     let inner = format!(
-        "'{}' count 16 --engine mirror -j 1 --split-depth 4 > /dev/null",
+        "'{}' count 16 --engine mirror -j 1 --split-depth 4 --test-hold-after {HOLD} > /dev/null & \
+         pid=$!; sleep 2; kill -INT $pid; wait $pid; test $? -eq 130",
         bin.display()
     );
     let out = Command::new("script")
         .args(["-qec", &inner, "/dev/null"])
         .output()
         .expect("script (util-linux) runs");
-    assert!(out.status.success());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let screen = String::from_utf8_lossy(&out.stdout);
     assert!(screen.contains("n = 16 ["), "{screen}");
     assert!(screen.contains("% ETA "), "{screen}");

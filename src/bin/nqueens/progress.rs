@@ -70,7 +70,7 @@ struct Shared {
     /// Selected subproblems.
     of: usize,
     start: Instant,
-    /// What the checkpoint held when this session began.
+    /// What the checkpoint held when this run of the program began.
     resumed: Done,
     done: Mutex<Done>,
 }
@@ -137,7 +137,8 @@ impl Observer for Progress {
     }
 }
 
-/// The ticker thread: draws the bar or prints lines until `quit` closes.
+/// The ticker thread: draws the bar or prints lines until `quit` closes (and, for lines, one
+/// more with where the run ended).
 fn show(shared: &Shared, mode: Mode, quit: &mpsc::Receiver<()>) {
     let tick = match mode {
         Mode::Lines(every) => every,
@@ -163,6 +164,10 @@ fn show(shared: &Shared, mode: Mode, quit: &mpsc::Receiver<()>) {
             }
             _ => note(&format!("progress n = {}: {now}", shared.n)),
         }
+    }
+    if let Mode::Lines(_) = mode {
+        // A log ends with where the run ended, however short it was.
+        note(&format!("progress n = {}: {}", shared.n, shared.snapshot()));
     }
     *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     bar.finish_and_clear();
