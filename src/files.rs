@@ -68,6 +68,12 @@ fn replace(path: &Path, bytes: &[u8], mode: Option<Permissions>) -> io::Result<(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    if !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("its folder {} does not exist", dir.display()),
+        ));
+    }
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
@@ -165,6 +171,15 @@ mod tests {
             .unwrap()
             .file_type()
             .is_char_device());
+    }
+
+    #[test]
+    fn a_missing_folder_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = write(&dir.path().join("no/such/out.json"), b"x").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert!(e.to_string().starts_with("its folder "), "{e}");
+        assert!(e.to_string().ends_with("no/such does not exist"), "{e}");
     }
 
     #[test]
