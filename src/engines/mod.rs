@@ -129,7 +129,7 @@ pub(crate) fn choose(n: u32, options: &Options) -> Result<Plan, Error> {
     match (engine, options.split_depth) {
         // The join plan's own depth is 0 (what its files record); any other is refused.
         (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
-        (Engine::Join, _) => Plan::join(n).or_else(|e| match e {
+        (Engine::Join, _) => join_plan(n, options.threads).or_else(|e| match e {
             Error::JoinTooLarge { .. } if options.engine.is_none() => {
                 Ok(auto(Engine::Symmetry, n, options.threads)?.falling_back(e))
             }
@@ -149,6 +149,23 @@ pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
         (Some(Engine::Join), Some(0)) => Plan::of_join(join::Join::outline(n)?),
         _ => choose(n, options),
     }
+}
+
+/// The join plan of an `n`-board, its tables built on `threads` threads once [`join::Join::admit`]
+/// has said they may be (so a refusal comes at once, before any thread starts).
+fn join_plan(n: u32, threads: usize) -> Result<Plan, Error> {
+    join::Join::admit(n, true)?;
+    on_threads(threads, || Plan::join(n))?
+}
+
+/// `build` run on a pool of `threads` threads (the join engine builds its tables on the pool it
+/// runs in, and `-j` bounds the threads of the whole run).
+fn on_threads<T: Send>(threads: usize, build: impl FnOnce() -> T + Send) -> Result<T, Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| Error::Pool(e.to_string()))?;
+    Ok(pool.install(build))
 }
 
 /// The plan of `engine` for an `n`-board split after `split_depth` rows (≤ n).
@@ -175,7 +192,7 @@ pub(crate) fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error
     let mut depth = match engine {
         Engine::Mirror => 1,
         Engine::Symmetry => 2,
-        Engine::Join => return Plan::join(n),
+        Engine::Join => return join_plan(n, threads),
     };
     loop {
         let plan = Plan::new(engine, n, depth)?;
@@ -203,7 +220,7 @@ pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
 }
 
 /// The price of one subproblem of `plan`, for progress and the shard partition: Knuth's estimate
-/// of its search tree over `probes` random paths ([`crate::cost::tree_size`]), or, for a join
+/// of its search tree over `probes` random paths (`cost::tree_size`), or, for a join
 /// unit, which has no tree, its own cost model ([`join::Join::cost`]) times `probes`.
 /// Deterministic: the partition, and so the shard files, depend on it.
 pub fn cost(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {

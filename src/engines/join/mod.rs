@@ -1,9 +1,9 @@
 //! The half-board join engine: counts solutions as pairs of east and west halves with no shared diagonal.
 //!
 //! Instead of backtracking through the whole board, the engine builds every non-attacking
-//! placement of the board's east half on a row set S (from the [`quarter`] table, see [`half`]),
+//! placement of the board's east half on a row set S (from the quarter table, `quarter.rs`, see [`half`]),
 //! and every west half on the other rows, and counts the pairs that share no diagonal (rows and
-//! columns are disjoint by construction) with the bit-sliced counter of [`pairs`]. Odd boards also
+//! columns are disjoint by construction) with the bit-sliced counter of `pairs.rs`. Odd boards also
 //! fix the row of the middle column's queen. Each (middle row, S) class under the north-south and
 //! east-west reflections is one [`units::Unit`] and one subproblem of the plan, so progress,
 //! checkpoints and shards work unchanged; a worker thread counts whole units with its own buffers.
@@ -57,7 +57,10 @@ impl Join {
         Join::with_table(n, false)
     }
 
-    fn with_table(n: u32, whole: bool) -> Result<Join, Error> {
+    /// Whether the tables of an `n`-board (whole, or their outline) may be built here: the
+    /// engine's limit on n and the memory this process may take, asked at once, before anything
+    /// is allocated or any thread started.
+    pub(crate) fn admit(n: u32, whole: bool) -> Result<(), Error> {
         crate::check_n(n)?;
         if n > MAX_JOIN_N {
             return Err(Error::JoinLimit { n });
@@ -65,15 +68,27 @@ impl Join {
         let (_, whole_table, outline) = Quarters::size(n);
         let needed = if whole { whole_table } else { outline };
         let available = crate::memory::available();
-        let too_large = || Error::JoinTooLarge {
-            n,
-            needed,
-            available,
-        };
         // Leave room for the plan, the buffers and everyone else.
         if available.is_some_and(|available| needed > available / 2) {
-            return Err(too_large());
+            return Err(Error::JoinTooLarge {
+                n,
+                needed,
+                available,
+            });
         }
+        Ok(())
+    }
+
+    fn with_table(n: u32, whole: bool) -> Result<Join, Error> {
+        Join::admit(n, whole)?;
+        let too_large = || {
+            let (_, whole_table, outline) = Quarters::size(n);
+            Error::JoinTooLarge {
+                n,
+                needed: if whole { whole_table } else { outline },
+                available: crate::memory::available(),
+            }
+        };
         Ok(Join {
             n,
             window: Window::new(n),

@@ -16,6 +16,9 @@
 //! the stored ones shifted left by R.
 
 use std::collections::TryReserveError;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rayon::prelude::*;
 
 /// Every non-attacking placement in the R×h north-east rectangle, by (row set, column set).
 #[derive(Debug, Clone)]
@@ -68,18 +71,27 @@ impl Quarters {
     /// The table of an `n`-board's north-east rectangle (n ≤ [`super::MAX_JOIN_N`]), or an
     /// error when its memory cannot be had: every allocation is fallible, so a board too large
     /// for the machine is refused, not a reason for the process to abort.
+    ///
+    /// Both walks of the rectangle run on the current rayon pool. Within a group the placements
+    /// come in no fixed order, which no count depends on.
     pub fn build(n: u32) -> Result<Quarters, TryReserveError> {
         let mut q = Quarters::outline(n)?;
         let total = q.offsets[q.offsets.len() - 1] as usize;
         q.packed.try_reserve_exact(total)?;
         q.packed.resize(total, 0u64);
-        let mut next = Vec::new();
-        next.try_reserve_exact(q.offsets.len())?;
-        next.extend_from_slice(&q.offsets);
+        let next = atomic_zeros(q.offsets.len())?;
+        for (slot, &offset) in next.iter().zip(&q.offsets) {
+            slot.store(offset, Ordering::Relaxed);
+        }
         let rows = q.rows;
-        walk(n, rows, q.cols, &mut |g, (d1, d2)| {
-            q.packed[next[g] as usize] = d1 | (d2 >> rows) << 32;
-            next[g] += 1;
+        let packed = Slots(q.packed.as_mut_ptr());
+        walk(n, rows, q.cols, &|g, (d1, d2)| {
+            let i = next[g].fetch_add(1, Ordering::Relaxed) as usize;
+            // SAFETY: the second walk visits exactly the placements the first one counted, so
+            // the slots `offsets[g]..offsets[g + 1]` of each group are claimed once each (the
+            // atomic add hands out each index once) and all lie below `total`, the length of
+            // `packed`, which is not touched otherwise until the walk has ended.
+            unsafe { packed.write(i, d1 | (d2 >> rows) << 32) };
         });
         Ok(q)
     }
@@ -91,13 +103,17 @@ impl Quarters {
         let cols = n / 2;
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
+        let tally = atomic_zeros(groups + 1)?;
+        walk(n, rows, cols, &|g, _| {
+            tally[g + 1].fetch_add(1, Ordering::Relaxed);
+        });
         let mut counts = Vec::new();
         counts.try_reserve_exact(groups + 1)?;
-        counts.resize(groups + 1, 0u32);
-        walk(n, rows, cols, &mut |g, _| counts[g + 1] += 1);
-        for g in 0..groups {
-            counts[g + 1] += counts[g];
-        }
+        let mut sum = 0;
+        counts.extend(tally.iter().map(|c| {
+            sum += c.load(Ordering::Relaxed);
+            sum
+        }));
         Ok(Quarters {
             rows,
             cols,
@@ -160,32 +176,74 @@ impl Quarters {
     }
 }
 
+/// `len` zeros that threads may add to at once, or the error of allocating them.
+fn atomic_zeros(len: usize) -> Result<Vec<AtomicU32>, TryReserveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)?;
+    v.resize_with(len, || AtomicU32::new(0));
+    Ok(v)
+}
+
+/// The placements' slots, written from several threads at indices that no two writers share.
+struct Slots(*mut u64);
+
+// SAFETY: the pointer is only written through [`Slots::write`], whose callers guarantee that no
+// index is written twice and that the vector outlives the writes.
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    /// Writes slot `i`.
+    ///
+    /// # Safety
+    /// `i` is below the length of the vector, no other thread touches slot `i`, and the vector is
+    /// neither moved nor read until every write has ended.
+    unsafe fn write(&self, i: usize, value: u64) {
+        // SAFETY: as the caller guarantees.
+        unsafe { *self.0.add(i) = value }
+    }
+}
+
+/// The rows enumerated one after another before the walk goes parallel: up to (h + 1)^3 branches,
+/// enough to keep every core busy.
+const SERIAL_ROWS: u32 = 3;
+
 /// Calls `visit(group, diagonals)` for every non-attacking placement in the `rows`×`cols`
-/// rectangle at the top left of an `n`-board, the empty one included.
-fn walk(n: u32, rows: u32, cols: u32, visit: &mut dyn FnMut(usize, Diagonals)) {
-    fn go(
-        n: u32,
-        r: u32,
-        rows: u32,
-        cols: u32,
-        state: (u32, u32, u64, u64),
-        visit: &mut dyn FnMut(usize, Diagonals),
-    ) {
+/// rectangle at the top left of an `n`-board, the empty one included, from the threads of the
+/// current rayon pool: the first [`SERIAL_ROWS`] rows are enumerated here, the rest of each
+/// branch in parallel.
+fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize, Diagonals) + Sync)) {
+    /// Row set, column set and the two diagonal masks of a partial placement.
+    type State = (u32, u32, u64, u64);
+    fn go(n: u32, r: u32, stop: u32, cols: u32, state: State, out: &mut dyn FnMut(u32, State)) {
         let (row_set, col_set, d1, d2) = state;
-        if r == rows {
-            visit(((row_set as usize) << cols) | col_set as usize, (d1, d2));
+        if r == stop {
+            out(r, state);
             return;
         }
-        go(n, r + 1, rows, cols, state, visit);
+        go(n, r + 1, stop, cols, state, out);
         for c in 0..cols {
             let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
             if col_set & (1 << c) == 0 && d1 & a == 0 && d2 & b == 0 {
                 let next = (row_set | 1 << r, col_set | 1 << c, d1 | a, d2 | b);
-                go(n, r + 1, rows, cols, next, visit);
+                go(n, r + 1, stop, cols, next, out);
             }
         }
     }
-    go(n, 0, rows, cols, (0, 0, 0, 0), visit);
+    let leaf = |(row_set, col_set, d1, d2): State| {
+        visit(((row_set as usize) << cols) | col_set as usize, (d1, d2));
+    };
+    let mut branches = Vec::new();
+    go(
+        n,
+        0,
+        SERIAL_ROWS.min(rows),
+        cols,
+        (0, 0, 0, 0),
+        &mut |r, s| branches.push((r, s)),
+    );
+    branches.par_iter().for_each(|&(r, state)| {
+        go(n, r, rows, cols, state, &mut |_, s| leaf(s));
+    });
 }
 
 #[cfg(test)]
@@ -219,9 +277,35 @@ mod tests {
 
     fn walked(n: u32) -> u64 {
         let cols = n / 2;
-        let mut entries = 0;
-        walk(n, n - cols, cols, &mut |_, _| entries += 1);
-        entries
+        let entries = std::sync::atomic::AtomicU64::new(0);
+        walk(n, n - cols, cols, &|_, _| {
+            entries.fetch_add(1, Ordering::Relaxed);
+        });
+        entries.into_inner()
+    }
+
+    /// The parallel build puts the same placements in each group as a build on one thread.
+    #[test]
+    fn any_number_of_threads_builds_the_same_groups() {
+        let on = |threads: usize, n: u32| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| Quarters::build(n).unwrap())
+        };
+        for n in [5, 10, 13, 14] {
+            let (one, four) = (on(1, n), on(4, n));
+            assert_eq!(one.offsets, four.offsets, "n = {n}");
+            for g in 0..one.offsets.len() - 1 {
+                let sorted = |q: &Quarters| {
+                    let mut v = q.packed[q.offsets[g] as usize..q.offsets[g + 1] as usize].to_vec();
+                    v.sort_unstable();
+                    v
+                };
+                assert_eq!(sorted(&one), sorted(&four), "n = {n}, group {g}");
+            }
+        }
     }
 
     #[test]
