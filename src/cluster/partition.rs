@@ -26,16 +26,10 @@ pub const MIN_PROBES: u32 = 16;
 ///
 /// With `options.split_depth` given, that depth; otherwise the automatic plan of a machine with
 /// `shards × 4` threads (at least [`SUBPROBLEMS_PER_SHARD`] subproblems per shard). The threads
-/// of `options` are not used: every shard must see the same plan.
+/// of `options` only build it (the join engine's tables): every shard must see the same plan.
 pub fn plan(n: u32, options: &Options, shards: u32) -> Result<Plan, crate::Error> {
     let virtual_threads = (SUBPROBLEMS_PER_SHARD / SUBPROBLEMS_PER_THREAD) * shards.max(1) as usize;
-    crate::plan(
-        n,
-        &Options {
-            threads: virtual_threads,
-            ..*options
-        },
-    )
+    crate::engines::choose_for(n, options, virtual_threads)
 }
 
 /// Which shard owns each subproblem of a plan.

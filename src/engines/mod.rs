@@ -81,7 +81,7 @@ impl Plan {
     /// The plan of `engine` with the shallowest split that gives every thread enough work
     /// (at least 32 subproblems per thread, and 2^min(n-8, 17) in all).
     pub fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error> {
-        auto(engine, n, threads)
+        auto(engine, n, threads, threads)
     }
 
     /// The join plan of an `n`-board: one subproblem per unit of [`join::Join`], weighted by its
@@ -118,6 +118,13 @@ pub fn estimate(plan: &Plan) -> Vec<f64> {
 /// gives way to symmetry when the join tables do not fit, and the plan says why
 /// ([`Plan::fell_back`]).
 pub(crate) fn choose(n: u32, options: &Options) -> Result<Plan, Error> {
+    choose_for(n, options, options.threads)
+}
+
+/// [`choose`], with an automatic split sized for `plan_threads` workers rather than for the
+/// `options.threads` that build the plan: a shard sizes its plan for the whole run, thousands of
+/// workers, and builds it on its own threads.
+pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Result<Plan, Error> {
     if options.threads == 0 {
         return Err(Error::NoThreads);
     }
@@ -131,12 +138,12 @@ pub(crate) fn choose(n: u32, options: &Options) -> Result<Plan, Error> {
         (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
         (Engine::Join, _) => join_plan(n, options.threads).or_else(|e| match e {
             Error::JoinTooLarge { .. } if options.engine.is_none() => {
-                Ok(auto(Engine::Symmetry, n, options.threads)?.falling_back(e))
+                Ok(auto(Engine::Symmetry, n, plan_threads, options.threads)?.falling_back(e))
             }
             e => Err(e),
         }),
         (_, Some(depth)) => Plan::new(engine, n, depth),
-        (_, None) => auto(engine, n, options.threads),
+        (_, None) => auto(engine, n, plan_threads, options.threads),
     }
 }
 
@@ -183,8 +190,9 @@ pub(crate) fn plan(engine: Engine, n: u32, split_depth: u32) -> Result<Plan, Err
 /// The target is at least [`SUBPROBLEMS_PER_THREAD`] subproblems per thread, and at least
 /// 2^min(n-8, 17) so that the pieces of a long run stay short (seconds to minutes at n ≥ 20)
 /// for progress and checkpoints. Up to 8 threads the depth depends on `n` alone. The symmetry
-/// plan starts at depth 2, which splits its few large rule families; the join plan has no depth.
-pub(crate) fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error> {
+/// plan starts at depth 2, which splits its few large rule families; the join plan has no depth
+/// and builds its tables on `build_threads`.
+fn auto(engine: Engine, n: u32, threads: usize, build_threads: usize) -> Result<Plan, Error> {
     crate::check_n(n)?;
     let target = (SUBPROBLEMS_PER_THREAD * threads.max(1)).max(1 << n.saturating_sub(8).min(17));
     // The symmetry plan's rule families are a handful of huge pieces until a couple of rows
@@ -192,7 +200,7 @@ pub(crate) fn auto(engine: Engine, n: u32, threads: usize) -> Result<Plan, Error
     let mut depth = match engine {
         Engine::Mirror => 1,
         Engine::Symmetry => 2,
-        Engine::Join => return join_plan(n, threads),
+        Engine::Join => return join_plan(n, build_threads),
     };
     loop {
         let plan = Plan::new(engine, n, depth)?;

@@ -98,24 +98,10 @@ fn boards_beyond_the_limit_are_refused_with_a_reason() {
         .stderr(format!("error: {err}\n"));
 }
 
-/// Runs `args` under `ulimit -v` of `kib` through the shell.
-fn under_ulimit(kib: u32, args: &str) -> std::process::Output {
-    let bin = assert_cmd::cargo::cargo_bin("nqueens");
-    std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v {kib} && exec '{}' {args}",
-            bin.display()
-        ))
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn under_a_memory_limit_join_is_refused_at_once_and_the_default_falls_back_saying_so() {
     // 44 MiB of address space: the tables of n = 19 (24 MiB) do not fit beside the rest.
-    let refused = under_ulimit(45_000, "count 24 --engine join");
+    let refused = crate::util::under_ulimit(45_000, "count 24 --engine join");
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(
@@ -124,7 +110,7 @@ fn under_a_memory_limit_join_is_refused_at_once_and_the_default_falls_back_sayin
         ) && stderr.trim_end().ends_with("available to this process)"),
         "{stderr}"
     );
-    let fell_back = under_ulimit(45_000, "count 19 --shard 1/200 -j 1");
+    let fell_back = crate::util::under_ulimit(45_000, "count 19 --shard 1/200 -j 1");
     let stderr = String::from_utf8_lossy(&fell_back.stderr);
     assert!(fell_back.status.success(), "{stderr}");
     assert!(

@@ -423,6 +423,21 @@ fn output_names_may_hold_the_shard_and_links_and_devices_are_written_through() {
     );
 }
 
+/// A shard's plan is sized for the whole run (4 × K virtual workers) but built on the shard's own
+/// `-j` threads: 1000 shards once started 4000 threads to build the join tables, whose stacks
+/// alone pass a 2 GiB address-space limit.
+#[test]
+fn a_shard_builds_its_plan_on_its_own_threads() {
+    let out = crate::util::under_ulimit(2 << 20, "count 16 --shard 1/1000 -j 1");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let shard: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (shard["engine"].clone(), shard["shards"].clone()),
+        ("join".into(), 1000.into())
+    );
+}
+
 #[test]
 fn merge_reads_no_device_and_no_huge_file() {
     let dir = TempDir::new().unwrap();

@@ -58,3 +58,17 @@ pub fn is_solution(cols: &[u8]) -> bool {
             })
     })
 }
+
+/// Runs `args` under `ulimit -v` of `kib` through the shell.
+pub fn under_ulimit(kib: u32, args: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {kib} && exec '{}' {args}",
+            bin.display()
+        ))
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap()
+}
