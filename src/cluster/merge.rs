@@ -131,9 +131,9 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
     let plan = crate::engines::outline(first.n, &options).map_err(plan_error)?;
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
+    let fingerprint = format!("{:08x}", plan.fingerprint());
     let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
     for ((name, r), shard) in results.iter().zip(shards.into_iter().flatten()) {
-        let fingerprint = format!("{:08x}", plan.fingerprint());
         if plan.engine() != r.engine
             || plan.split_depth() != r.split_depth
             || plan.len() != r.plan_subproblems
