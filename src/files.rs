@@ -64,10 +64,7 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 /// Writes `bytes` to a temporary file beside `path` and renames it over `path`; the file gets
 /// `mode` (that of the file it replaces), or 0666 less the umask when `None`.
 fn replace(path: &Path, bytes: &[u8], mode: Option<Permissions>) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder(path);
     if !dir.is_dir() {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
@@ -87,13 +84,22 @@ fn replace(path: &Path, bytes: &[u8], mode: Option<Permissions>) -> io::Result<(
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
-    sync_dir(dir);
+    sync_folder_of(path);
     Ok(())
 }
 
-/// Makes a rename in `dir` durable, where the system allows it (not everywhere possible or
-/// needed, so a failure is not an error).
-pub(crate) fn sync_dir(dir: &Path) {
+/// The folder `path` names its file in (`.` for a bare file name).
+fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Makes a new name (a rename, a created file) in the folder of `path` durable, where the system
+/// allows it (not everywhere possible or needed, so a failure is not an error).
+pub(crate) fn sync_folder_of(path: &Path) {
+    let dir = folder(path);
     let _ = File::open(dir).and_then(|d| d.sync_all());
 }
 

@@ -373,11 +373,7 @@ impl Writer {
                 .and_then(|_| file.write_all(header.as_bytes()))
                 .and_then(|()| file.sync_all())
                 .map_err(io_error("create"))?;
-            crate::files::sync_dir(
-                path.parent()
-                    .filter(|d| !d.as_os_str().is_empty())
-                    .unwrap_or(Path::new(".")),
-            );
+            crate::files::sync_folder_of(path);
             Saved {
                 valid_len: header.len() as u64,
                 ..Saved::default()

@@ -44,8 +44,9 @@ pub struct Join {
 
 impl Join {
     /// The tables and units of an `n`-board, or an error when n is beyond the engine's limit or
-    /// the tables would not fit in the memory this process may take (its cgroup, `ulimit -v` and `MemAvailable`): asked
-    /// before anything is allocated, and every large allocation is fallible.
+    /// the tables would not fit in the memory this process may take (its cgroup, `ulimit -v` and
+    /// `MemAvailable`): asked before anything is allocated, and every large allocation is
+    /// fallible.
     pub fn new(n: u32) -> Result<Join, Error> {
         Join::with_table(n, true)
     }
@@ -65,30 +66,31 @@ impl Join {
         if n > MAX_JOIN_N {
             return Err(Error::JoinLimit { n });
         }
-        let (_, whole_table, outline) = Quarters::size(n);
-        let needed = if whole { whole_table } else { outline };
-        let available = crate::memory::available();
-        // Leave room for the plan, the buffers and everyone else.
-        if available.is_some_and(|available| needed > available / 2) {
-            return Err(Error::JoinTooLarge {
-                n,
+        let refusal = Join::too_large(n, whole);
+        match refusal {
+            // Leave room for the plan, the buffers and everyone else.
+            Error::JoinTooLarge {
                 needed,
-                available,
-            });
+                available: Some(available),
+                ..
+            } if needed > available / 2 => Err(refusal),
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The refusal of an `n`-board's tables (whole, or their outline) for want of memory: what
+    /// they need and what this process may take.
+    fn too_large(n: u32, whole: bool) -> Error {
+        let (_, whole_table, outline) = Quarters::size(n);
+        Error::JoinTooLarge {
+            n,
+            needed: if whole { whole_table } else { outline },
+            available: crate::memory::available(),
+        }
     }
 
     fn with_table(n: u32, whole: bool) -> Result<Join, Error> {
         Join::admit(n, whole)?;
-        let too_large = || {
-            let (_, whole_table, outline) = Quarters::size(n);
-            Error::JoinTooLarge {
-                n,
-                needed: if whole { whole_table } else { outline },
-                available: crate::memory::available(),
-            }
-        };
         Ok(Join {
             n,
             window: Window::new(n),
@@ -97,7 +99,7 @@ impl Join {
             } else {
                 Quarters::outline(n)
             }
-            .map_err(|_| too_large())?,
+            .map_err(|_| Join::too_large(n, whole))?,
             units: units::units(n),
             prices: OnceLock::new(),
         })
