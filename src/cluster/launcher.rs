@@ -154,15 +154,12 @@ impl fmt::Display for Launcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::shard::tests::shard;
     use std::collections::HashMap;
 
     fn env<'a>(vars: &'a [(&str, &str)]) -> impl Fn(&str) -> Option<String> + 'a {
         let map: HashMap<&str, &str> = vars.iter().copied().collect();
         move |name| map.get(name).map(|v| v.to_string())
-    }
-
-    fn shard(i: u32, k: u32) -> Shard {
-        Shard::new(i, k).unwrap()
     }
 
     #[test]

@@ -119,11 +119,8 @@ fn digest(ids: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::shard::tests::shard;
     use crate::Engine;
-
-    fn shard(i: u32, k: u32) -> Shard {
-        Shard::new(i, k).unwrap()
-    }
 
     #[test]
     fn every_subproblem_belongs_to_exactly_one_shard() {

@@ -153,10 +153,11 @@ pub enum Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn shard(i: u32, k: u32) -> Shard {
+    /// Shard `i` of `k`, for tests that know it exists.
+    pub(crate) fn shard(i: u32, k: u32) -> Shard {
         Shard::new(i, k).unwrap()
     }
 
