@@ -89,14 +89,8 @@ pub enum Error {
         /// The engine asked for.
         engine: Engine,
     },
-    /// A board beyond the join engine's limit.
-    #[error("the join engine counts boards up to n = {max}, got {n}; use --engine symmetry", max = engines::join::MAX_JOIN_N)]
-    JoinLimit {
-        /// Board size.
-        n: u32,
-    },
-    /// The join engine's tables would not fit in the memory this process may take.
-    #[error("the join engine's tables for n = {n} would not fit in memory ({} needed{})", mib(*needed), available.map_or(String::new(), |a| format!(", {} available to this process", mib(a))))]
+    /// The join engine's smallest working set would not fit in its memory budget.
+    #[error("the join engine for n = {n} needs at least {} of memory{}", mib(*needed), available.map_or(String::new(), |a| format!(", {} allowed", mib(a))))]
     JoinTooLarge {
         /// Board size.
         n: u32,
@@ -155,6 +149,9 @@ pub struct Options {
     pub split_depth: Option<u32>,
     /// Also count queens placed (reported as `nodes`).
     pub count_nodes: bool,
+    /// Bytes the join engine may hold (its table, if any, and its threads' pieces); `None` is
+    /// half of what this process may take ([`engines::join::default_budget`]).
+    pub memory: Option<u64>,
 }
 
 impl Options {
@@ -176,6 +173,11 @@ impl Options {
         }
     }
 
+    /// These options with the join engine's memory budget `memory` in bytes (`None`: the default).
+    pub fn with_memory(self, memory: Option<u64>) -> Options {
+        Options { memory, ..self }
+    }
+
     /// These options, counting queens placed or not.
     pub fn with_nodes(self, count_nodes: bool) -> Options {
         Options {
@@ -192,6 +194,7 @@ impl Default for Options {
             engine: None,
             split_depth: None,
             count_nodes: false,
+            memory: None,
         }
     }
 }

@@ -174,7 +174,7 @@ pub struct Plan {
     engine: Engine,
     split_depth: u32,
     subproblems: Vec<Subproblem>,
-    /// The join engine's tables and units (its subproblem `i` is unit `i`); `None` for others.
+    /// The join engine's tables and blocks (its subproblem `i` is block `i`); `None` for others.
     join: Option<Arc<Join>>,
     /// Why the default engine could not be used, when this plan stands in for it.
     fell_back: Option<Error>,
@@ -200,13 +200,14 @@ impl Plan {
         })
     }
 
-    /// The plan whose subproblems are the units of `join`, weighted by their symmetry classes.
+    /// The plan whose subproblems are the blocks of `join`, each of weight 1: a block's count
+    /// already weighs each of its units by its symmetry class.
     pub(crate) fn of_join(join: Join) -> Result<Plan, Error> {
         let n = join.n();
-        let subproblems = (join.units().iter().enumerate())
-            .map(|(id, unit)| Subproblem {
+        let subproblems = (0..join.blocks().len())
+            .map(|id| Subproblem {
                 id,
-                weight: unit.weight,
+                weight: 1,
                 rule: Rule::Free,
                 len: 0,
                 queens: [(0, 0); MAX_QUEENS],
@@ -271,7 +272,7 @@ impl Plan {
         self.subproblems.is_empty()
     }
 
-    /// The plan's identity: CRC-32 of every subproblem (and, for a join plan, every unit), fed
+    /// The plan's identity: CRC-32 of every subproblem (and, for a join plan, every block), fed
     /// as explicit little-endian bytes so that it is the same on every machine and with every
     /// compiler. Checkpoints and shard results carry it, so that nothing from one plan is ever
     /// mixed into a count of another, however alike their parameters look.
@@ -295,10 +296,8 @@ impl Plan {
                 h.update(&[r, c]);
             }
         }
-        for unit in self.join.iter().flat_map(|j| j.units()) {
-            h.update(&[unit.middle.map_or(0xff, |m| m)]);
-            h.update(&unit.east.to_le_bytes());
-            h.update(&unit.weight.to_le_bytes());
+        for block in self.join.iter().flat_map(|j| j.blocks()) {
+            h.update(&block.to_le_bytes());
         }
         h.finalize()
     }
@@ -383,7 +382,7 @@ mod tests {
             format!("{:08x}", print(Engine::Symmetry, 12, 3)),
             "bdf2f1f0"
         );
-        assert_eq!(format!("{:08x}", print(Engine::Join, 11, 0)), "6038885c");
+        assert_eq!(format!("{:08x}", print(Engine::Join, 11, 0)), "24191fe8");
         assert_ne!(print(Engine::Mirror, 8, 2), print(Engine::Mirror, 8, 3));
     }
 

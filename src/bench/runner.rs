@@ -163,6 +163,7 @@ fn count(
         engine,
         split_depth: None,
         count_nodes,
+        memory: None,
     };
     let counts = crate::count(n, &options)?;
     if counts.total != expected {

@@ -123,6 +123,7 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
         engine: Some(first.engine),
         split_depth: Some(first.split_depth),
         count_nodes: false,
+        memory: None,
     };
     let plan_error = |source| Error::Plan {
         input: results[0].0.clone(),

@@ -43,9 +43,9 @@ impl Engine {
     }
 
     /// The engine `count` uses for `n` when none is asked for: the fastest. Measured: join from
-    /// n = 15 on (4 times faster than mirror at n = 15 and more above), symmetry below and
-    /// above join's range; [`crate::plan()`] falls back to symmetry when the join tables would not fit
-    /// in memory.
+    /// n = 15 on (4 times faster than mirror at n = 15 and more above), symmetry below;
+    /// [`crate::plan()`] falls back to symmetry when even the join engine's smallest pieces
+    /// would not fit in memory.
     pub fn fastest(n: u32) -> Engine {
         if (15..=join::MAX_JOIN_N).contains(&n) {
             Engine::Join
@@ -84,8 +84,8 @@ impl Plan {
         auto(engine, n, threads, threads)
     }
 
-    /// The join plan of an `n`-board: one subproblem per unit of [`join::Join`], weighted by its
-    /// symmetry class. No queens are pre-placed (split depth 0): its subproblems are counted by
+    /// The join plan of an `n`-board: one subproblem per block of units of [`join::Join`]. No
+    /// queens are pre-placed (split depth 0): its subproblems are counted by
     /// [`crate::engines::solve`] with the plan's tables, not from [`Subproblem::start`].
     pub fn join(n: u32) -> Result<Plan, Error> {
         Plan::of_join(join::Join::new(n)?)
@@ -136,7 +136,7 @@ pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Resu
     match (engine, options.split_depth) {
         // The join plan's own depth is 0 (what its files record); any other is refused.
         (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
-        (Engine::Join, _) => join_plan(n, options.threads).or_else(|e| match e {
+        (Engine::Join, _) => join_plan(n, options).or_else(|e| match e {
             Error::JoinTooLarge { .. } if options.engine.is_none() => {
                 Ok(auto(Engine::Symmetry, n, plan_threads, options.threads)?.falling_back(e))
             }
@@ -158,11 +158,15 @@ pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
     }
 }
 
-/// The join plan of an `n`-board, its tables built on `threads` threads once [`join::Join::admit`]
-/// has said they may be (so a refusal comes at once, before any thread starts).
-fn join_plan(n: u32, threads: usize) -> Result<Plan, Error> {
-    join::Join::admit(n, true)?;
-    on_threads(threads, || Plan::join(n))?
+/// The join plan of an `n`-board within the memory budget of `options`, its tables built on its
+/// threads once [`join::Join::admit`] has said they may be (so a refusal comes at once, before
+/// any thread starts).
+fn join_plan(n: u32, options: &Options) -> Result<Plan, Error> {
+    let (budget, threads) = (options.memory, options.threads);
+    join::Join::admit(n, budget, threads)?;
+    on_threads(threads, || {
+        Plan::of_join(join::Join::within(n, budget, threads)?)
+    })?
 }
 
 /// `build` run on a pool of `threads` threads (the join engine builds its tables on the pool it
@@ -200,7 +204,10 @@ fn auto(engine: Engine, n: u32, threads: usize, build_threads: usize) -> Result<
     let mut depth = match engine {
         Engine::Mirror => 1,
         Engine::Symmetry => 2,
-        Engine::Join => return join_plan(n, build_threads),
+        Engine::Join => {
+            let options = Options::default().with_threads(build_threads);
+            return join_plan(n, &options);
+        }
     };
     loop {
         let plan = Plan::new(engine, n, depth)?;
@@ -214,7 +221,7 @@ fn auto(engine: Engine, n: u32, threads: usize, build_threads: usize) -> Result<
 /// Counts the completions of one subproblem of `plan`.
 pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
     if let Some(join) = plan.join_tables() {
-        let solutions = join.count_unit(&join.units()[sub.id]);
+        let solutions = join.count_block(sub.id);
         return Search {
             solutions,
             nodes: 0,
@@ -233,7 +240,7 @@ pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
 /// Deterministic: the partition, and so the shard files, depend on it.
 pub fn cost(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
     match plan.join_tables() {
-        Some(join) => join.cost(&join.units()[sub.id]) * u128::from(probes),
+        Some(join) => join.block_cost(sub.id) * u128::from(probes),
         None => crate::cost::tree_size(plan, sub, probes),
     }
 }

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use nqueens::engines::join::{Join, MAX_JOIN_N};
-use nqueens::{known, Engine, Error, Options, Plan};
+use nqueens::engines::join::{units, Join, Quarter};
+use nqueens::{known, Engine, Options, Plan};
 
 use crate::util::nqueens;
 
@@ -53,80 +53,112 @@ fn by_unit(n: u32) -> HashMap<(Option<u8>, u32), u64> {
     tally
 }
 
+/// The join engine of `n` with its quarters made on demand, in the smallest pieces.
+fn on_demand(n: u32) -> Join {
+    let join = Join::with(n, Quarter::OnDemand, 0).unwrap();
+    assert_eq!(join.quarters(), Quarter::OnDemand, "n = {n}");
+    join
+}
+
 #[test]
 fn every_unit_counts_the_solutions_whose_east_queens_use_its_rows() {
     for n in 2..=12u32 {
-        let join = Join::new(n).unwrap();
         let tally = by_unit(n);
-        let mut covered = 0;
-        for unit in join.units() {
-            let expected = tally.get(&(unit.middle, unit.east)).copied().unwrap_or(0);
-            assert_eq!(join.count_unit(unit), expected, "n = {n}, {unit:?}");
-            covered += u64::from(unit.weight) * expected;
+        for join in [Join::new(n).unwrap(), on_demand(n)] {
+            let mut covered = 0;
+            for unit in units::units(n) {
+                let expected = tally.get(&(unit.middle, unit.east)).copied().unwrap_or(0);
+                assert_eq!(join.count_unit(&unit), expected, "n = {n}, {unit:?}");
+                covered += u64::from(unit.weight) * expected;
+            }
+            // The weights stand for the other members of each class: nothing missed, nothing
+            // twice.
+            assert_eq!(covered, tally.values().sum::<u64>(), "n = {n}");
         }
-        // The weights stand for the other members of each class: nothing missed, nothing twice.
-        assert_eq!(covered, tally.values().sum::<u64>(), "n = {n}");
     }
 }
 
 #[test]
-fn the_plan_has_one_subproblem_per_unit_with_its_weight() {
+fn quarters_made_on_demand_in_small_pieces_give_the_published_totals() {
+    for n in [13, 14, 15] {
+        let join = on_demand(n);
+        assert_eq!(join.piece(), 1 << 14);
+        let total: u64 = (0..join.blocks().len()).map(|b| join.count_block(b)).sum();
+        assert_eq!(u128::from(total), known::known(n).unwrap().total, "n = {n}");
+    }
+}
+
+#[test]
+fn the_plan_has_one_subproblem_per_block_each_weighing_its_own_units() {
     let plan = Plan::join(12).unwrap();
     let join = plan.join_tables().unwrap();
-    assert_eq!(plan.len(), join.units().len());
-    for (sub, unit) in plan.subproblems().iter().zip(join.units()) {
-        assert_eq!(sub.weight, unit.weight);
-    }
+    assert_eq!(plan.len(), join.blocks().len());
+    assert!(plan.subproblems().iter().all(|sub| sub.weight == 1));
+    let total: u64 = (0..plan.len()).map(|b| join.count_block(b)).sum();
+    assert_eq!(total, 14200);
     assert_eq!(plan, Plan::join(12).unwrap());
     assert!(join.table_bytes() > 0);
 }
 
 #[test]
-fn boards_beyond_the_limit_are_refused_with_a_reason() {
-    let err = Join::new(MAX_JOIN_N + 1).unwrap_err();
-    assert_eq!(err, Error::JoinLimit { n: MAX_JOIN_N + 1 });
-    assert_eq!(
-        err.to_string(),
-        "the join engine counts boards up to n = 24, got 25; use --engine symmetry"
-    );
-    // A usage limit: exit status 2, one line.
-    nqueens()
-        .args(["count", "25", "--engine", "join"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(format!("error: {err}\n"));
+fn every_board_size_has_a_join_plan_whatever_its_size() {
+    // Above n = 24 there is no table, and a block holds many row sets: the plan stays small.
+    for n in [25, 28, 32] {
+        let options = Options::default()
+            .with_threads(1)
+            .with_engine(Some(Engine::Join))
+            .with_memory(Some(64 << 20));
+        let plan = nqueens::plan(n, &options).unwrap();
+        let join = plan.join_tables().unwrap();
+        assert_eq!(join.quarters(), Quarter::OnDemand);
+        assert!(
+            plan.len() <= 1 << 20 && plan.len() > 1 << 16,
+            "n = {n}: {}",
+            plan.len()
+        );
+    }
 }
 
 #[test]
-fn under_a_memory_limit_join_is_refused_at_once_and_the_default_falls_back_saying_so() {
-    // 44 MiB of address space: the tables of n = 19 (24 MiB) do not fit beside the rest.
+fn under_a_memory_limit_join_counts_on_demand_or_is_refused_at_once() {
+    // 44 MiB of address space: the table of n = 17 (3 MiB) does not fit in the default budget
+    // beside the rest, so its quarters are made on demand, with the same count.
+    let small = crate::util::under_ulimit(45_000, "count 17 --engine join -j 1");
+    let stdout = String::from_utf8_lossy(&small.stdout);
+    assert!(
+        small.status.success(),
+        "{}",
+        String::from_utf8_lossy(&small.stderr)
+    );
+    let row = &crate::util::table(&stdout)[0];
+    assert_eq!(
+        (row["total"].as_str(), row["verified"].as_str()),
+        ("95815104", "yes")
+    );
+    // The outline of n = 24 (64 MiB) cannot be had at all: refused before any thread starts.
     let refused = crate::util::under_ulimit(45_000, "count 24 --engine join");
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.starts_with(
-            "error: the join engine's tables for n = 24 would not fit in memory (4961 MiB needed, "
-        ) && stderr.trim_end().ends_with("available to this process)"),
+        stderr.starts_with("error: the join engine for n = 24 needs at least 6")
+            && stderr.trim_end().ends_with(" allowed"),
         "{stderr}"
     );
-    let fell_back = crate::util::under_ulimit(45_000, "count 19 --shard 1/200 -j 1");
-    let stderr = String::from_utf8_lossy(&fell_back.stderr);
-    assert!(fell_back.status.success(), "{stderr}");
-    assert!(
-        stderr.starts_with(
-            "note: counting n = 19 with the symmetry engine: the join engine's tables for n = 19 \
-             would not fit in memory (24 MiB needed, "
-        ),
-        "{stderr}"
-    );
-    let shard: serde_json::Value = serde_json::from_slice(&fell_back.stdout).unwrap();
-    assert_eq!(shard["engine"], "symmetry");
+    // A budget given on the command line is held to the same way.
+    nqueens()
+        .args([
+            "count", "16", "--engine", "join", "--memory", "1M", "-j", "1",
+        ])
+        .assert()
+        .code(1)
+        .stderr(
+            "error: the join engine for n = 16 needs at least 2 MiB of memory, 1 MiB allowed\n",
+        );
 }
 
 /// What counting a join unit costs, from the exact numbers of its halves: the measure that
 /// [`Join::cost`] estimates from table sizes alone.
-fn real_work(n: u32, unit: &nqueens::engines::join::units::Unit) -> u128 {
+fn real_work(n: u32, unit: &units::Unit) -> u128 {
     let e = nqueens::engines::join::half::direct(n, unit.east).len() as u128;
     let w = nqueens::engines::join::half::direct(n, unit.west(n)).len() as u128;
     e + w + e * w / 64
@@ -138,7 +170,13 @@ fn join_shards_are_priced_by_their_halves_and_balance() {
     let (n, k) = (16, 32);
     let plan = Plan::join(n).unwrap();
     let join = plan.join_tables().unwrap();
-    let work: Vec<u128> = join.units().iter().map(|u| real_work(n, u)).collect();
+    let work: Vec<u128> = (join.blocks().iter())
+        .map(|&east| {
+            let mut work = 0;
+            units::units_of(n, east, |unit| work += real_work(n, &unit));
+            work
+        })
+        .collect();
     let spread = |owner: &dyn Fn(usize) -> usize| {
         let mut load = vec![0u128; k as usize];
         for (id, w) in work.iter().enumerate() {

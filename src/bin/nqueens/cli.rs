@@ -129,6 +129,12 @@ struct CountArgs {
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_SPLIT_DEPTH)))]
     split_depth: Option<u32>,
 
+    /// Memory the join engine may hold, e.g. 4G or 512M (K, M, G, T: powers of 1024); its
+    /// quarter table is kept only when it fits in half of it [default: half of the memory this
+    /// process may take: free memory, cgroup, ulimit -v]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    memory: Option<u64>,
+
     /// Print one JSON object per board size (JSON Lines) instead of a table
     #[arg(long)]
     json: bool,
@@ -261,6 +267,7 @@ pub fn parse() -> Result<Command, clap::Error> {
             threads,
             engine,
             split_depth,
+            memory,
             shard: Some(shard),
             output,
             checkpoint,
@@ -298,7 +305,8 @@ pub fn parse() -> Result<Command, clap::Error> {
                 options: Options::default()
                     .with_threads(threads.unwrap_or_else(nqueens::default_threads))
                     .with_split_depth(split_depth)
-                    .with_engine(engine.map(Engine::from)),
+                    .with_engine(engine.map(Engine::from))
+                    .with_memory(memory),
                 output: output
                     .filter(|p| p.as_os_str() != "-")
                     .map(|p| shard_path(p, shard)),
@@ -319,7 +327,8 @@ pub fn parse() -> Result<Command, clap::Error> {
             options: Options::default()
                 .with_threads(args.threads.unwrap_or_else(nqueens::default_threads))
                 .with_split_depth(args.split_depth)
-                .with_engine(args.engine.map(Engine::from)),
+                .with_engine(args.engine.map(Engine::from))
+                .with_memory(args.memory),
             json: args.json,
         },
         CliCommand::Bench(args) => {
@@ -468,6 +477,39 @@ fn one_size_only(
         ));
     }
     Ok(checkpoint)
+}
+
+/// A size in bytes: a number with an optional K, M, G or T (powers of 1024, `iB` or `B` may
+/// follow), at least 1 MiB.
+fn parse_memory(s: &str) -> Result<u64, String> {
+    let bad = || {
+        format!("'{s}' is not a memory size: expected a number of bytes with K, M, G or T, e.g. 4G, at least 1M")
+    };
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (number, shift) = match t.char_indices().last() {
+        Some((i, unit)) if unit.is_ascii_alphabetic() => {
+            let shift = match unit.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(bad()),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    let bytes =
+        value * f64::from(1u32 << shift.min(30)) * f64::from(1u32 << (shift - shift.min(30)));
+    if !bytes.is_finite() || !(1048576.0..=1.8e19).contains(&bytes) {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {

@@ -42,11 +42,9 @@ pub fn exit_code(result: Result<Exit, Error>) -> Exit {
     }
     eprintln!("error: {err}");
     match err {
-        Error::Count(
-            nqueens::Error::PlanTooLarge { .. }
-            | nqueens::Error::NoSplitDepth { .. }
-            | nqueens::Error::JoinLimit { .. },
-        ) => Exit::Usage,
+        Error::Count(nqueens::Error::PlanTooLarge { .. } | nqueens::Error::NoSplitDepth { .. }) => {
+            Exit::Usage
+        }
         Error::Checkpoint(
             nqueens::exec::checkpoint::Error::OtherRun { .. }
             | nqueens::exec::checkpoint::Error::NotACheckpoint { .. },
@@ -64,7 +62,9 @@ mod tests {
         assert_eq!(exit_code(Ok(Exit::Success)), Exit::Success);
         let pipe = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
         assert_eq!(exit_code(Err(Error::Io(pipe))), Exit::Success);
-        let usage = nqueens::Error::JoinLimit { n: 25 };
+        let usage = nqueens::Error::NoSplitDepth {
+            engine: nqueens::Engine::Join,
+        };
         assert_eq!(exit_code(Err(Error::Count(usage))), Exit::Usage);
         let failed = nqueens::Error::Pool("no threads".to_string());
         assert_eq!(exit_code(Err(Error::Count(failed))), Exit::Failure);

@@ -59,102 +59,162 @@ impl Window {
     }
 }
 
+/// Group buffers for a table made on demand ([`Quarters::group`]): the north and south groups of
+/// the column set being joined.
+#[derive(Debug, Default)]
+pub struct Buffers {
+    north: Vec<u64>,
+    south: Vec<u64>,
+    /// The south placements of one column set that avoid `forbid`, moved down: (d1, d2, key).
+    south_ok: Vec<[u64; 3]>,
+}
+
+/// The east halves on one row set, made a column set of their north part at a time, so that a
+/// list too long for memory is made and counted in pieces.
+#[derive(Debug, Clone, Copy)]
+pub struct Halves {
+    rows: u32,
+    forbid: u64,
+    side: Side,
+    /// North queens (and columns they use).
+    k: u32,
+    /// The next north column set to join, or none when every one has been.
+    next: Option<u64>,
+}
+
+impl Halves {
+    /// The halves on the rows `rows` (bit r: board row r) of a board with `h` east columns and a
+    /// north rectangle of `r` rows that use none of the diagonals in `forbid` (same bit in
+    /// either direction), read for `side`.
+    pub fn new(r: u32, h: u32, rows: u32, forbid: u64, side: Side) -> Halves {
+        let north = rows & ((1 << r) - 1);
+        let k = north.count_ones();
+        let possible = k <= h && (rows >> r).count_ones() + k == h;
+        Halves {
+            rows,
+            forbid,
+            side,
+            k,
+            next: possible.then_some((1u64 << k) - 1),
+        }
+    }
+
+    /// Appends the keys of the halves still to come to `out` (and, with `USED`, the union of each
+    /// one's two diagonal masks to `used`, same order) until `out` holds at least `limit` keys
+    /// or none is left; returns whether some are left. It stops only between column sets, so
+    /// `out` may pass `limit` by one column set's halves.
+    pub fn fill<const USED: bool>(
+        &mut self,
+        q: &Quarters,
+        window: Window,
+        out: &mut Vec<u64>,
+        used: &mut Vec<u64>,
+        limit: usize,
+        buffers: &mut Buffers,
+    ) -> bool {
+        let h = window.width.div_ceil(2);
+        while let Some(cols) = self.next {
+            self.next = next_subset(cols, self.k, h);
+            join::<USED>(q, window, self, cols as u32, out, used, buffers);
+            if out.len() >= limit {
+                break;
+            }
+        }
+        self.next.is_some()
+    }
+}
+
 /// Appends to `out` the key of every east half on the rows `rows` (bit r: board row r) that uses
 /// none of the diagonals in `forbid` (same bit in either direction), read for `side`.
 pub fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, out: &mut Vec<u64>) {
-    join::<false>(q, window, rows, forbid, side, out, &mut Vec::new());
+    let mut halves = Halves::new(q.rows(), window.width.div_ceil(2), rows, forbid, side);
+    halves.fill::<false>(
+        q,
+        window,
+        out,
+        &mut Vec::new(),
+        usize::MAX,
+        &mut Buffers::default(),
+    );
 }
 
-/// [`keys`] of every east half on `rows`, and in `used` (same order) the union of each one's two
-/// diagonal masks, so that the halves avoiding some diagonal can be picked later.
-pub fn keys_and_diagonals(
-    q: &Quarters,
-    window: Window,
-    rows: u32,
-    side: Side,
-    out: &mut Vec<u64>,
-    used: &mut Vec<u64>,
-) {
-    join::<true>(q, window, rows, 0, side, out, used);
-}
-
-/// The quarter join behind [`keys`] and [`keys_and_diagonals`]; `USED` fills `used`.
+/// The quarter join of one north column set `cols`: every north placement on the north rows of
+/// `halves` with the columns `cols` and every south one with the other columns, when no
+/// diagonal is used by both; `USED` fills `used`.
 #[inline(always)]
 fn join<const USED: bool>(
     q: &Quarters,
     window: Window,
-    rows: u32,
-    forbid: u64,
-    side: Side,
+    halves: &Halves,
+    cols: u32,
     out: &mut Vec<u64>,
     used: &mut Vec<u64>,
+    buffers: &mut Buffers,
 ) {
     let r = q.rows();
-    let north = rows & ((1 << r) - 1);
-    let south = rows >> r;
-    let h = window.width.div_ceil(2);
-    let all_cols = (1u32 << h) - 1;
-    let k = north.count_ones();
-    if k > h || south.count_ones() != h - k {
+    let (north, south) = (halves.rows & ((1 << r) - 1), halves.rows >> r);
+    let all_cols = (1u32 << window.width.div_ceil(2)) - 1;
+    let (forbid, side) = (halves.forbid, halves.side);
+    let Buffers {
+        north: north_buffer,
+        south: south_buffer,
+        south_ok,
+    } = buffers;
+    south_ok.clear();
+    for &b in q.group(south, all_cols ^ cols, south_buffer) {
+        let (b1, b2) = q.unpack(b);
+        let (b1, b2) = (b1 << r, b2 << r);
+        if (b1 | b2) & forbid == 0 {
+            south_ok.push([b1, b2, window.key(side, b1, b2)]);
+        }
+    }
+    if south_ok.is_empty() {
         return;
     }
-    // The south placements of one column set that avoid `forbid`, moved down by R rows:
-    // (d1, d2, key).
-    let mut south_ok: Vec<[u64; 3]> = Vec::new();
-    for_each_subset(h, k, |cols| {
-        south_ok.clear();
-        for &b in q.group(south, all_cols ^ cols) {
-            let (b1, b2) = q.unpack(b);
-            let (b1, b2) = (b1 << r, b2 << r);
-            if (b1 | b2) & forbid == 0 {
-                south_ok.push([b1, b2, window.key(side, b1, b2)]);
-            }
+    for &a in q.group(north, cols, north_buffer) {
+        let (a1, a2) = q.unpack(a);
+        if (a1 | a2) & forbid != 0 {
+            continue;
         }
-        for &a in q.group(north, cols) {
-            let (a1, a2) = q.unpack(a);
-            if (a1 | a2) & forbid != 0 {
-                continue;
-            }
-            let a_key = window.key(side, a1, a2);
-            // Write every candidate, keep those that fit: no branch in the loop.
-            let start = out.len();
-            out.resize(start + south_ok.len(), 0);
-            if USED {
-                used.resize(start + south_ok.len(), 0);
-            }
-            let mut len = start;
-            for &[b1, b2, b_key] in &south_ok {
-                out[len] = a_key | b_key;
-                if USED {
-                    used[len] = a1 | a2 | b1 | b2;
-                }
-                len += usize::from((a1 & b1) | (a2 & b2) == 0);
-            }
-            out.truncate(len);
-            if USED {
-                used.truncate(len);
-            }
+        let a_key = window.key(side, a1, a2);
+        // Write every candidate, keep those that fit: no branch in the loop.
+        let start = out.len();
+        out.resize(start + south_ok.len(), 0);
+        if USED {
+            used.resize(start + south_ok.len(), 0);
         }
-    });
+        let mut len = start;
+        for &[b1, b2, b_key] in south_ok.iter() {
+            out[len] = a_key | b_key;
+            if USED {
+                used[len] = a1 | a2 | b1 | b2;
+            }
+            len += usize::from((a1 & b1) | (a2 & b2) == 0);
+        }
+        out.truncate(len);
+        if USED {
+            used.truncate(len);
+        }
+    }
+}
+
+/// The `k`-element subset of `0..bits` after `s` in increasing order (Gosper's hack), if any.
+fn next_subset(s: u64, k: u32, bits: u32) -> Option<u64> {
+    if k == 0 {
+        return None;
+    }
+    let low = s & s.wrapping_neg();
+    let ripple = s + low;
+    let next = ripple | (((s ^ ripple) >> 2) / low);
+    (next < 1u64 << bits).then_some(next)
 }
 
 /// Calls `f` for every `k`-element subset of `0..bits`, as a mask, in increasing order.
 pub fn for_each_subset(bits: u32, k: u32, mut f: impl FnMut(u32)) {
-    if k > bits {
-        return;
-    }
-    if k == 0 {
-        f(0);
-        return;
-    }
-    let end = 1u64 << bits;
-    let mut s = (1u64 << k) - 1;
-    while s < end {
-        f(s as u32);
-        // Gosper's hack: the next larger number with as many bits set.
-        let low = s & s.wrapping_neg();
-        let ripple = s + low;
-        s = ripple | (((s ^ ripple) >> 2) / low);
+    let mut s = (k <= bits).then_some((1u64 << k) - 1);
+    while let Some(set) = s {
+        f(set as u32);
+        s = next_subset(set, k, bits);
     }
 }
 
@@ -200,19 +260,52 @@ mod tests {
     #[test]
     fn the_quarter_join_finds_every_half_and_no_other() {
         for n in 2..=11u32 {
-            let q = Quarters::build(n).unwrap();
+            let table = Quarters::build(n).unwrap();
             let w = Window::new(n);
             for_each_subset(n, n / 2, |rows| {
-                let mut joined = Vec::new();
-                keys(&q, w, rows, 0, Side::East, &mut joined);
-                joined.sort_unstable();
                 let mut plain: Vec<u64> = direct(n, rows)
                     .into_iter()
                     .map(|(a, b)| w.key(Side::East, a, b))
                     .collect();
                 plain.sort_unstable();
-                assert_eq!(joined, plain, "n = {n}, rows = {rows:b}");
+                for q in [&table, &Quarters::on_demand(n)] {
+                    let mut joined = Vec::new();
+                    keys(q, w, rows, 0, Side::East, &mut joined);
+                    joined.sort_unstable();
+                    assert_eq!(joined, plain, "n = {n}, rows = {rows:b}, {:?}", q.store());
+                }
             });
         }
+    }
+
+    #[test]
+    fn halves_made_in_pieces_are_the_halves_made_at_once() {
+        let n = 12;
+        let (q, w) = (Quarters::on_demand(n), Window::new(n));
+        let rows = 0b1010_1100_0011;
+        let mut whole = Vec::new();
+        keys(&q, w, rows, 1 << 9, Side::West, &mut whole);
+        let mut halves = Halves::new(q.rows(), n / 2, rows, 1 << 9, Side::West);
+        let (mut pieces, mut pieces_used, mut buffers) =
+            (Vec::new(), Vec::new(), Buffers::default());
+        let mut calls = 0;
+        loop {
+            let (mut piece, mut used) = (Vec::new(), Vec::new());
+            let more = halves.fill::<true>(&q, w, &mut piece, &mut used, 4, &mut buffers);
+            calls += 1;
+            assert_eq!(piece.len(), used.len());
+            pieces.extend(piece);
+            pieces_used.extend(used);
+            if !more {
+                break;
+            }
+        }
+        assert!(
+            calls > 3 && whole.len() > 20,
+            "{calls} calls, {} halves",
+            whole.len()
+        );
+        assert_eq!(pieces, whole);
+        assert_eq!(pieces_used.len(), whole.len());
     }
 }

@@ -1,15 +1,19 @@
 //! The half-board join engine: counts solutions as pairs of east and west halves with no shared diagonal.
 //!
-//! Instead of backtracking through the whole board, the engine builds every non-attacking
-//! placement of the board's east half on a row set S (from the quarter table, `quarter.rs`, see [`half`]),
+//! Instead of backtracking through the whole board, the engine makes every non-attacking
+//! placement of the board's east half on a row set S (joined from two quarters, see [`half`]),
 //! and every west half on the other rows, and counts the pairs that share no diagonal (rows and
 //! columns are disjoint by construction) with the bit-sliced counter of `pairs.rs`. Odd boards also
 //! fix the row of the middle column's queen. Each (middle row, S) class under the north-south and
-//! east-west reflections is one [`units::Unit`] and one subproblem of the plan, so progress,
-//! checkpoints and shards work unchanged; a worker thread counts whole units with its own buffers.
+//! east-west reflections is one [`units::Unit`]; the plan's subproblems are blocks of units
+//! ([`units::blocks`]), so progress, checkpoints and shards work unchanged. A worker thread
+//! counts whole blocks with its own buffers.
 //!
-//! Memory: the quarter table, 8 bytes per placement plus 4 bytes per (row set, column set)
-//! group; [`Join::new`] refuses a board whose table would not fit in the memory available.
+//! Memory is bounded by a budget ([`crate::Options::memory`]), not by n. The quarters come from a
+//! table (`quarter.rs`: 8 bytes per placement, 526 MiB at n = 22, 4.8 GiB at n = 24) when it
+//! fits in the budget, and are made group by group on demand otherwise (and always above
+//! n = 24). The halves of one row set are made and counted in pieces of at most
+//! [`Join::piece`] keys, which the budget sets, so no list grows with n either.
 
 pub mod half;
 pub(crate) mod pairs;
@@ -21,88 +25,155 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use half::{Side, Window};
-use quarter::Quarters;
+use half::{Halves, Side, Window};
+use quarter::{Quarters, Store};
 use units::Unit;
 
 use crate::Error;
 
-/// The largest board the join engine takes: its table is about 8 times larger for every 2 more
-/// rows (8 MiB at n = 18, 62 MiB at n = 20, 4.8 GiB at n = 24).
-pub const MAX_JOIN_N: u32 = 24;
+/// The largest board the join engine takes: every board nqueens takes ([`crate::MAX_N`]); its
+/// keys, two windows of 2⌊n/2⌋ - 1 diagonals, fit in 64 bits.
+pub const MAX_JOIN_N: u32 = crate::MAX_N;
+
+/// The largest board whose quarters may be held in a table (4.8 GiB at n = 24).
+pub const MAX_TABLE_N: u32 = 24;
+
+/// Bytes a worker thread holds per key of its pieces: the east keys and their diagonals, the
+/// filtered east keys, the west keys, and the counter's sorted copies.
+const BYTES_PER_KEY: u64 = 48;
+
+/// The fewest keys a piece holds, whatever the budget.
+const MIN_PIECE: usize = 1 << 14;
+
+/// The least memory the join engine runs in, per worker thread, beside any table: pieces of
+/// [`MIN_PIECE`] keys and the counter's work space.
+pub const MIN_BYTES_PER_THREAD: u64 = 1 << 20;
 
 /// Everything the join engine needs to count any unit of one board size.
 pub struct Join {
     n: u32,
     window: Window,
     quarters: Quarters,
-    units: Vec<Unit>,
+    /// The plan's blocks: subproblem `i` counts the units of block `i` ([`units::blocks`]).
+    blocks: Vec<u32>,
+    /// Keys per piece of a half list.
+    piece: usize,
     /// The candidate halves of every h-row set, by its rank in colexicographic order: made on
-    /// the first [`Join::cost`].
+    /// the first [`Join::cost`], when the quarters' sizes are known (n ≤ [`MAX_TABLE_N`]).
     prices: OnceLock<Vec<u64>>,
 }
 
+/// How the join engine of one board keeps its quarters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quarter {
+    /// In a table, built at the start.
+    Table,
+    /// Made on demand, group by group, within the budget.
+    OnDemand,
+}
+
 impl Join {
-    /// The tables and units of an `n`-board, or an error when n is beyond the engine's limit or
-    /// the tables would not fit in the memory this process may take (its cgroup, `ulimit -v` and
-    /// `MemAvailable`): asked before anything is allocated, and every large allocation is
-    /// fallible.
+    /// The join engine of an `n`-board with the default budget, for one thread.
     pub fn new(n: u32) -> Result<Join, Error> {
-        Join::with_table(n, true)
+        Join::within(n, None, 1)
+    }
+
+    /// The join engine of an `n`-board counting on `threads` threads within `budget` bytes
+    /// (`None`: half of the memory this process may take, [`default_budget`]): its quarters in a
+    /// table when the table fits in half of the budget, made on demand otherwise. Refused when
+    /// the budget cannot hold even the smallest pieces; asked before anything is allocated.
+    pub fn within(n: u32, budget: Option<u64>, threads: usize) -> Result<Join, Error> {
+        let how = Join::admit(n, budget, threads)?;
+        let table = if how == Quarter::Table {
+            Quarters::size(n).1
+        } else {
+            0
+        };
+        let budget = budget.or_else(default_budget).unwrap_or(u64::MAX);
+        let per_thread = budget.saturating_sub(table) / threads.max(1) as u64;
+        let piece = (per_thread / BYTES_PER_KEY).clamp(MIN_PIECE as u64, 1 << 28) as usize;
+        Join::with(n, how, piece).map_err(|_| Join::too_small(n, Some(budget), threads))
+    }
+
+    /// The join engine of an `n`-board with its quarters kept as `how` says and pieces of
+    /// `piece` keys (at least 2^14), whatever memory this process may take: for tests and
+    /// measurements; [`Join::within`] chooses both from a budget. Its only error is an
+    /// allocation that failed.
+    pub fn with(n: u32, how: Quarter, piece: usize) -> Result<Join, Error> {
+        crate::check_n(n)?;
+        let quarters = match how {
+            Quarter::Table if n <= MAX_TABLE_N => Quarters::build(n),
+            // The outline (4 bytes a group: 64 MiB at n = 24) prices the units.
+            _ if n <= MAX_TABLE_N => Quarters::outline(n).map(Quarters::made_on_demand),
+            _ => Ok(Quarters::on_demand(n)),
+        }
+        .map_err(|_| Join::too_small(n, None, 1))?;
+        Ok(Join {
+            n,
+            window: Window::new(n),
+            quarters,
+            blocks: units::blocks(n),
+            piece: piece.max(MIN_PIECE),
+            prices: OnceLock::new(),
+        })
     }
 
     /// The units of an `n`-board and the outline of its table ([`Quarters::outline`]): enough
     /// to price and partition the plan (what `merge` needs), a fraction of the memory and time
     /// of [`Join::new`]; it cannot count.
     pub(crate) fn outline(n: u32) -> Result<Join, Error> {
-        Join::with_table(n, false)
-    }
-
-    /// Whether the tables of an `n`-board (whole, or their outline) may be built here: the
-    /// engine's limit on n and the memory this process may take, asked at once, before anything
-    /// is allocated or any thread started.
-    pub(crate) fn admit(n: u32, whole: bool) -> Result<(), Error> {
         crate::check_n(n)?;
-        if n > MAX_JOIN_N {
-            return Err(Error::JoinLimit { n });
-        }
-        let refusal = Join::too_large(n, whole);
-        match refusal {
-            // Leave room for the plan, the buffers and everyone else.
-            Error::JoinTooLarge {
-                needed,
-                available: Some(available),
-                ..
-            } if needed > available / 2 => Err(refusal),
-            _ => Ok(()),
-        }
-    }
-
-    /// The refusal of an `n`-board's tables (whole, or their outline) for want of memory: what
-    /// they need and what this process may take.
-    fn too_large(n: u32, whole: bool) -> Error {
-        let (_, whole_table, outline) = Quarters::size(n);
-        Error::JoinTooLarge {
-            n,
-            needed: if whole { whole_table } else { outline },
-            available: crate::memory::available(),
-        }
-    }
-
-    fn with_table(n: u32, whole: bool) -> Result<Join, Error> {
-        Join::admit(n, whole)?;
+        let quarters = if n <= MAX_TABLE_N {
+            Quarters::outline(n).map_err(|_| Join::too_small(n, None, 1))?
+        } else {
+            Quarters::on_demand(n)
+        };
         Ok(Join {
             n,
             window: Window::new(n),
-            quarters: if whole {
-                Quarters::build(n)
-            } else {
-                Quarters::outline(n)
-            }
-            .map_err(|_| Join::too_large(n, whole))?,
-            units: units::units(n),
+            quarters,
+            blocks: units::blocks(n),
+            piece: MIN_PIECE,
             prices: OnceLock::new(),
         })
+    }
+
+    /// How the engine of an `n`-board keeps its quarters within `budget` on `threads` threads,
+    /// or why it cannot count there: a board size out of range, or a budget too small for the
+    /// smallest pieces. Asked at once, before anything is allocated or any thread started.
+    pub(crate) fn admit(n: u32, budget: Option<u64>, threads: usize) -> Result<Quarter, Error> {
+        crate::check_n(n)?;
+        let budget = budget.or_else(default_budget);
+        let outline = if n <= MAX_TABLE_N {
+            Quarters::size(n).2
+        } else {
+            0
+        };
+        let least = outline + MIN_BYTES_PER_THREAD * threads.max(1) as u64;
+        if budget.is_some_and(|b| b < least) {
+            return Err(Join::too_small(n, budget, threads));
+        }
+        let table = (n <= MAX_TABLE_N).then(|| Quarters::size(n).1);
+        Ok(match (table, budget) {
+            (Some(table), Some(budget)) if table <= budget / 2 => Quarter::Table,
+            (Some(_), None) => Quarter::Table,
+            _ => Quarter::OnDemand,
+        })
+    }
+
+    /// The refusal of an `n`-board for want of memory: the least it needs on `threads` threads,
+    /// and what it may take.
+    fn too_small(n: u32, budget: Option<u64>, threads: usize) -> Error {
+        let outline = if n <= MAX_TABLE_N {
+            Quarters::size(n).2
+        } else {
+            0
+        };
+        Error::JoinTooLarge {
+            n,
+            needed: outline + MIN_BYTES_PER_THREAD * threads.max(1) as u64,
+            available: budget.or_else(default_budget),
+        }
     }
 
     /// Board size.
@@ -110,74 +181,156 @@ impl Join {
         self.n
     }
 
-    /// The units, in plan order: unit `i` is subproblem `i`.
-    pub fn units(&self) -> &[Unit] {
-        &self.units
+    /// The blocks, in plan order: block `i` is subproblem `i` ([`units::blocks`]).
+    pub fn blocks(&self) -> &[u32] {
+        &self.blocks
     }
 
-    /// Bytes held by the quarter table.
+    /// Whether the quarters are in a table or made on demand.
+    pub fn quarters(&self) -> Quarter {
+        match self.quarters.store() {
+            Store::Table => Quarter::Table,
+            Store::Outline | Store::OnDemand => Quarter::OnDemand,
+        }
+    }
+
+    /// Keys in one piece of a half list: what one worker thread holds at most, give or take one
+    /// column set's halves.
+    pub fn piece(&self) -> usize {
+        self.piece
+    }
+
+    /// Bytes held by the quarter table (or its outline).
     pub fn table_bytes(&self) -> usize {
         self.quarters.bytes()
+    }
+
+    /// Solutions of the whole board in block `i`: Σ weight × solutions over its units.
+    pub fn count_block(&self, i: usize) -> u64 {
+        let mut total = 0u64;
+        units::row_sets(self.n, self.blocks[i], |east| {
+            let mut found = [Unit::default(); 32];
+            let mut len = 0;
+            units::units_of(self.n, east, |u| {
+                found[len] = u;
+                len += 1;
+            });
+            self.count_row_set(east, &found[..len], |unit, solutions| {
+                total += u64::from(unit.weight) * solutions;
+            });
+        });
+        total
     }
 
     /// Solutions in one unit: pairs of an east half on its east rows and a west half on its west
     /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
     pub fn count_unit(&self, unit: &Unit) -> u64 {
+        let mut solutions = 0;
+        self.count_row_set(unit.east, &[*unit], |_, s| solutions = s);
+        solutions
+    }
+
+    /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
+    /// `found` with each and its solutions. The east halves are made once for all of them, in
+    /// pieces of [`Join::piece`] keys; the west halves of each unit once per east piece.
+    fn count_row_set(&self, east: u32, units: &[Unit], mut found: impl FnMut(&Unit, u64)) {
         thread_local! {
             static BUFFERS: RefCell<Buffers> = RefCell::default();
         }
-        let h = self.n / 2;
-        let q = &self.quarters;
+        let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
+        let mut counts = [0u64; 32];
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
-            b.east.clear();
-            b.west.clear();
-            let forbid = match unit.middle {
-                None => {
-                    half::keys(q, self.window, unit.east, 0, Side::East, &mut b.east);
-                    0
-                }
-                Some(m) => {
+            let mut east_halves = Halves::new(q.rows(), h, east, 0, Side::East);
+            loop {
+                b.all_east.clear();
+                b.all_used.clear();
+                let (keys, used) = (&mut b.all_east, &mut b.all_used);
+                let more = if n % 2 == 0 {
+                    east_halves.fill::<false>(q, window, keys, used, self.piece, &mut b.groups)
+                } else {
+                    east_halves.fill::<true>(q, window, keys, used, self.piece, &mut b.groups)
+                };
+                for (unit, count) in units.iter().zip(&mut counts) {
                     // The middle queen at (m, h) is on "/" diagonal m + h and "\" diagonal
-                    // m - h + n - 1, the same number. The units of one east row set come one
-                    // after the other: their east halves are joined once and filtered.
-                    let forbid = 1u64 << (u32::from(m) + h);
-                    if b.cached != Some((self.n, unit.east)) {
-                        b.all_east.clear();
-                        b.all_used.clear();
-                        let (keys, used) = (&mut b.all_east, &mut b.all_used);
-                        half::keys_and_diagonals(q, self.window, unit.east, Side::East, keys, used);
-                        b.cached = Some((self.n, unit.east));
+                    // m - h + n - 1, the same number.
+                    let forbid = unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h));
+                    let east_keys = if forbid == 0 {
+                        &b.all_east
+                    } else {
+                        let fit = b.all_east.iter().zip(&b.all_used);
+                        b.east.clear();
+                        b.east
+                            .extend(fit.filter(|(_, &u)| u & forbid == 0).map(|(&k, _)| k));
+                        &b.east
+                    };
+                    if east_keys.is_empty() {
+                        continue;
                     }
-                    let fit = b.all_east.iter().zip(&b.all_used);
-                    b.east
-                        .extend(fit.filter(|(_, &u)| u & forbid == 0).map(|(&k, _)| k));
-                    forbid
+                    let mut west_halves =
+                        Halves::new(q.rows(), h, unit.west(n), forbid, Side::West);
+                    loop {
+                        b.west.clear();
+                        let (west, groups) = (&mut b.west, &mut b.groups);
+                        let more = west_halves.fill::<false>(
+                            q,
+                            window,
+                            west,
+                            &mut Vec::new(),
+                            self.piece,
+                            groups,
+                        );
+                        *count += pairs::count_disjoint(
+                            east_keys,
+                            &b.west,
+                            window.key_bits(),
+                            &mut b.scratch,
+                        );
+                        if !more {
+                            break;
+                        }
+                    }
                 }
-            };
-            if b.east.is_empty() {
-                return 0;
+                if !more {
+                    break;
+                }
             }
-            half::keys(
-                q,
-                self.window,
-                unit.west(self.n),
-                forbid,
-                Side::West,
-                &mut b.west,
-            );
-            pairs::count_disjoint(&b.east, &b.west, self.window.key_bits(), &mut b.scratch)
-        })
+        });
+        for (unit, &count) in units.iter().zip(&counts) {
+            found(unit, count);
+        }
     }
 }
 
+/// The budget of a run that names none: half of what this process may take
+/// ([`crate::memory::available`]: free memory, its control group, `ulimit -v`).
+pub fn default_budget() -> Option<u64> {
+    crate::memory::available().map(|a| a / 2)
+}
+
 impl Join {
+    /// The estimated cost of [`Join::count_block`] for block `i`, in arbitrary units that compare
+    /// across the blocks of one board: the sum of its units' costs ([`Join::cost`]). Above
+    /// n = [`MAX_TABLE_N`], where no table's sizes are known, a block is priced by its number of
+    /// row sets alone. Deterministic: the shard partition depends on it.
+    pub fn block_cost(&self, i: usize) -> u128 {
+        let block = self.blocks[i];
+        if self.quarters.sizes_known() {
+            let mut sum = 0;
+            units::row_sets(self.n, block, |east| {
+                units::units_of(self.n, east, |unit| sum += self.cost(&unit));
+            });
+            sum
+        } else {
+            u128::from(units::row_sets_in(self.n, block))
+        }
+    }
+
     /// The estimated cost of [`Join::count_unit`] for `unit`, in arbitrary units that compare
     /// across the units of one board: the candidate halves the quarter join writes on each side
     /// (north placements times the south placements with the other columns) plus the pairs the
     /// bit-sliced counter tests, one per 64 east × west pairs. It reads only the sizes of table
-    /// groups, so the whole plan is priced in a fraction of a second, and it is deterministic:
-    /// the shard partition depends on it.
+    /// groups, so the whole plan is priced in a fraction of a second (n ≤ [`MAX_TABLE_N`]).
     pub fn cost(&self, unit: &Unit) -> u128 {
         let prices = self.prices();
         let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
@@ -186,9 +339,12 @@ impl Join {
     }
 
     /// The candidate halves of every h-row set, by colexicographic rank, made once (on the rayon
-    /// pool the caller runs in).
+    /// pool the caller runs in); empty when the quarters' sizes are not known.
     pub fn prices(&self) -> &[u64] {
         self.prices.get_or_init(|| {
+            if !self.quarters.sizes_known() {
+                return Vec::new();
+            }
             let mut sets = Vec::new();
             // Increasing order of the masks is colexicographic order.
             half::for_each_subset(self.n, self.n / 2, |rows| sets.push(rows));
@@ -248,24 +404,25 @@ fn binomial(n: usize, k: usize) -> usize {
     PASCAL[n][k]
 }
 
-/// A worker thread's buffers, reused from unit to unit.
+/// A worker thread's buffers, reused from row set to row set.
 #[derive(Default)]
 struct Buffers {
-    /// The east halves of the last odd-n unit's row set, unfiltered: (n, east rows) they are for.
-    cached: Option<(u32, u32)>,
+    /// A piece of the east halves of a row set, with their diagonals (odd n).
     all_east: Vec<u64>,
     all_used: Vec<u64>,
     east: Vec<u64>,
     west: Vec<u64>,
     scratch: pairs::Scratch,
+    groups: half::Buffers,
 }
 
 impl std::fmt::Debug for Join {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Join")
             .field("n", &self.n)
-            .field("units", &self.units.len())
-            .field("table_entries", &self.quarters.len())
+            .field("blocks", &self.blocks.len())
+            .field("quarters", &self.quarters.store())
+            .field("piece", &self.piece)
             .finish()
     }
 }

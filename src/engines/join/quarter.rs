@@ -20,9 +20,15 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-/// Every non-attacking placement in the R×h north-east rectangle, by (row set, column set).
+/// Every non-attacking placement in the R×h north-east rectangle, by (row set, column set): held
+/// in a table, or made on demand group by group.
 #[derive(Debug, Clone)]
 pub struct Quarters {
+    /// Board size.
+    n: u32,
+    /// Whether the placements are in `packed` (a table), only counted (an outline), or made when
+    /// asked for (neither).
+    store: Store,
     /// Rows of the rectangle (R).
     rows: u32,
     /// Columns of the rectangle (h).
@@ -33,10 +39,23 @@ pub struct Quarters {
     packed: Vec<u64>,
 }
 
+/// Where a [`Quarters`] finds its placements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Store {
+    /// Every group in memory.
+    Table,
+    /// The size of every group, no placement: enough to price units, not to count them.
+    Outline,
+    /// Nothing held: each group is made when it is asked for, by a backtrack over its rows
+    /// restricted to its columns (about 3 times the time of reading it from a table, and no
+    /// memory beyond the group itself).
+    OnDemand,
+}
+
 /// A placement's two diagonal masks in board coordinates.
 pub(crate) type Diagonals = (u64, u64);
 
-/// Placements in the table of an `n`-board, by n (0 to [`super::MAX_JOIN_N`]), as counted by
+/// Placements in the table of an `n`-board, by n (0 to [`super::MAX_TABLE_N`]), as counted by
 /// walking the rectangle (the tests walk it again: up to 20 always, all with `--ignored`). The
 /// walk takes 14 s at n = 24; this table lets a board that does not fit be refused at once.
 pub(crate) const ENTRIES: [u64; 25] = [
@@ -68,7 +87,7 @@ pub(crate) const ENTRIES: [u64; 25] = [
 ];
 
 impl Quarters {
-    /// The table of an `n`-board's north-east rectangle (n ≤ [`super::MAX_JOIN_N`]), or an
+    /// The table of an `n`-board's north-east rectangle (n ≤ [`super::MAX_TABLE_N`]), or an
     /// error when its memory cannot be had: every allocation is fallible, so a board too large
     /// for the machine is refused, not a reason for the process to abort.
     ///
@@ -83,6 +102,7 @@ impl Quarters {
         for (slot, &offset) in next.iter().zip(&q.offsets) {
             slot.store(offset, Ordering::Relaxed);
         }
+        q.store = Store::Table;
         let rows = q.rows;
         let packed = Slots(q.packed.as_mut_ptr());
         walk(n, rows, q.cols, &|g, (d1, d2)| {
@@ -115,6 +135,8 @@ impl Quarters {
             sum
         }));
         Ok(Quarters {
+            n,
+            store: Store::Outline,
             rows,
             cols,
             offsets: counts,
@@ -122,7 +144,38 @@ impl Quarters {
         })
     }
 
-    /// The placements the table of an `n`-board holds (n ≤ [`super::MAX_JOIN_N`]), the most
+    /// No table: every group is made when asked for ([`Store::OnDemand`]), for any n ≤ 32.
+    pub fn on_demand(n: u32) -> Quarters {
+        let cols = n / 2;
+        Quarters {
+            n,
+            store: Store::OnDemand,
+            rows: n - cols,
+            cols,
+            offsets: Vec::new(),
+            packed: Vec::new(),
+        }
+    }
+
+    /// This outline, its groups made on demand ([`Store::OnDemand`]) but their sizes known.
+    pub fn made_on_demand(self) -> Quarters {
+        Quarters {
+            store: Store::OnDemand,
+            ..self
+        }
+    }
+
+    /// Whether [`Quarters::group_len`] can be asked: a table, or an outline.
+    pub fn sizes_known(&self) -> bool {
+        !self.offsets.is_empty()
+    }
+
+    /// Where the placements come from.
+    pub fn store(&self) -> Store {
+        self.store
+    }
+
+    /// The placements the table of an `n`-board holds (n ≤ [`super::MAX_TABLE_N`]), the most
     /// bytes [`Quarters::build`] takes at once, and the bytes of [`Quarters::outline`], without
     /// building anything: from [`ENTRIES`], at once.
     pub fn size(n: u32) -> (u64, u64, u64) {
@@ -138,16 +191,22 @@ impl Quarters {
     }
 
     /// The placements on exactly the rows `row_set` (bit r: row r of the rectangle) and the
-    /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\" masks.
+    /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\" masks. A table
+    /// lends its own; on demand they are made in `buffer`; an outline has none.
     #[inline]
-    pub fn group(&self, row_set: u32, col_set: u32) -> &[u64] {
+    pub fn group<'a>(&'a self, row_set: u32, col_set: u32, buffer: &'a mut Vec<u64>) -> &'a [u64] {
+        if self.store == Store::OnDemand {
+            buffer.clear();
+            place(self.n, self.rows, row_set, col_set, buffer);
+            return buffer;
+        }
         let g = ((row_set as usize) << self.cols) | col_set as usize;
         self.packed
             .get(self.offsets[g] as usize..self.offsets[g + 1] as usize)
             .unwrap_or_default()
     }
 
-    /// How many placements the group of `row_set` and `col_set` holds (in an outline too).
+    /// How many placements the group of `row_set` and `col_set` holds (a table or an outline).
     #[inline]
     pub fn group_len(&self, row_set: u32, col_set: u32) -> usize {
         let g = ((row_set as usize) << self.cols) | col_set as usize;
@@ -173,6 +232,62 @@ impl Quarters {
     /// Bytes held by the table.
     pub fn bytes(&self) -> usize {
         self.packed.len() * 8 + self.offsets.len() * 4
+    }
+}
+
+/// Appends every placement of one queen on each row of `row_set` (rows of the `rows`×h rectangle
+/// of an `n`-board), using exactly the columns `col_set`, with no two on a diagonal, packed.
+///
+/// Rows are taken from the top; `left` and `right` are the columns the diagonals of the queens
+/// above attack on the current row ("/" moves one column left per row down, "\" one right):
+///
+/// ```text
+///   row r:      . Q . .        left  = Q's column - (r' - r)
+///   row r':     ? . ? .        right = Q's column + (r' - r)
+/// ```
+fn place(n: u32, rows: u32, row_set: u32, col_set: u32, out: &mut Vec<u64>) {
+    #[allow(clippy::too_many_arguments)]
+    fn go(
+        n: u32,
+        rows: u32,
+        todo: u32,
+        r: u32,
+        free: u32,
+        left: u64,
+        right: u64,
+        d: u64,
+        out: &mut Vec<u64>,
+    ) {
+        if todo == 0 {
+            out.push(d);
+            return;
+        }
+        let next = todo.trailing_zeros();
+        let gap = next - r;
+        let (left, right) = (left >> gap, right << gap);
+        let mut open = free & !(left | right) as u32;
+        while open != 0 {
+            let bit = open & open.wrapping_neg();
+            open ^= bit;
+            let c = bit.trailing_zeros();
+            // "/" diagonal next + c in bits 0..32, "\" diagonal next - c + n - 1 - rows above.
+            let here = 1u64 << (next + c) | 1u64 << (32 + next + n - 1 - c - rows);
+            let b = u64::from(bit);
+            go(
+                n,
+                rows,
+                todo & (todo - 1),
+                next,
+                free ^ bit,
+                left | b,
+                right | b,
+                d | here,
+                out,
+            );
+        }
+    }
+    if row_set.count_ones() == col_set.count_ones() {
+        go(n, rows, row_set, 0, col_set, 0, 0, 0, out);
     }
 }
 
@@ -256,22 +371,43 @@ mod tests {
         // row- and column-disjoint pairs share a diagonal).
         let q = Quarters::build(4).unwrap();
         assert_eq!(q.len(), 5);
-        let group = q.group(0b01, 0b10);
+        let mut buffer = Vec::new();
+        let group = q.group(0b01, 0b10, &mut buffer);
         assert_eq!(group.len(), 1);
         assert_eq!(q.unpack(group[0]), (1 << 1, 1 << 2));
-        assert!(q.group(0b11, 0b11).is_empty());
+        assert!(q.group(0b11, 0b11, &mut Vec::new()).is_empty());
         assert_eq!(Quarters::size(4).0, 5);
         assert_eq!(walked(4), 5);
+    }
+
+    #[test]
+    fn groups_made_on_demand_are_the_table_groups() {
+        for n in [6, 9, 12] {
+            let (table, made) = (Quarters::build(n).unwrap(), Quarters::on_demand(n));
+            let (rows, cols) = (table.rows, table.cols);
+            let mut buffer = Vec::new();
+            for g in 0..1u32 << (rows + cols) {
+                let (row_set, col_set) = (g >> cols, g & ((1 << cols) - 1));
+                let mut a = table.group(row_set, col_set, &mut Vec::new()).to_vec();
+                let mut b = made.group(row_set, col_set, &mut buffer).to_vec();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "n = {n}, rows {row_set:b}, columns {col_set:b}");
+            }
+        }
     }
 
     #[test]
     fn odd_boards_have_one_row_more_than_columns() {
         let q = Quarters::build(7).unwrap();
         let outline = Quarters::outline(7).unwrap();
-        assert_eq!(outline.group_len(0b11, 0b101), q.group(0b11, 0b101).len());
+        assert_eq!(
+            outline.group_len(0b11, 0b101),
+            q.group(0b11, 0b101, &mut Vec::new()).len()
+        );
         assert!(outline.is_empty());
         assert_eq!(q.rows(), 4);
-        assert_eq!(q.group(0, 0), &[0u64][..]);
+        assert_eq!(q.group(0, 0, &mut Vec::new()), &[0u64][..]);
         assert_eq!(Quarters::size(7).0, q.len() as u64);
     }
 
@@ -318,7 +454,7 @@ mod tests {
     #[test]
     #[ignore = "walks 900 million placements: about 20 s"]
     fn the_table_of_sizes_is_what_the_walk_counts_up_to_24() {
-        for n in 21..=super::super::MAX_JOIN_N {
+        for n in 21..=super::super::MAX_TABLE_N {
             assert_eq!(ENTRIES[n as usize], walked(n), "n = {n}");
         }
     }

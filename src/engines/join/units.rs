@@ -1,4 +1,5 @@
-//! The join engine's work units: east row sets, one per symmetry class, with their weights.
+//! The join engine's work: units (east row sets, one per symmetry class, with their weights) and
+//! the blocks of units that are the plan's subproblems.
 //!
 //! A solution of an even board (n = 2h) has h queens in the east columns `0..h`; their rows form
 //! the set S. For odd n = 2h + 1 the middle column holds one queen, in some row m, and the east
@@ -11,11 +12,17 @@
 //!
 //! So every unit of a class of the group they generate (1, 2 or 4 units) has the same count: only
 //! the smallest (by east rows, then middle row) is searched, with the size of its class as weight.
+//!
+//! A *block* is every east row set with the same rows at and below row `low` (the bits of S from
+//! `low` up): its units are counted together, one east row set after another (the units of one
+//! S share its east halves). Up to n = 24 `low` is 0 and a block is one row set S; above, the
+//! boards have millions of row sets and a block holds many, so that the plan stays below 2^20
+//! subproblems and no list of every unit is ever made.
 
 use super::half::for_each_subset;
 
 /// One unit: the middle-column queen's row (odd n) and the east rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Unit {
     /// Row of the queen in the middle column (odd n only).
     pub middle: Option<u8>,
@@ -28,65 +35,123 @@ pub struct Unit {
 impl Unit {
     /// Rows of the west queens.
     pub fn west(&self, n: u32) -> u32 {
-        let all = (u64::MAX >> (64 - n)) as u32;
-        all ^ self.east ^ self.middle.map_or(0, |m| 1 << m)
+        all_rows(n) ^ self.east ^ self.middle.map_or(0, |m| 1 << m)
     }
 }
 
-/// Every unit class of an `n`-board, smallest member first, in increasing (east, middle) order:
-/// the units of one east row set come one after the other, so a worker can reuse its east halves.
-pub fn units(n: u32) -> Vec<Unit> {
-    let h = n / 2;
+/// Row sets per plan above which blocks hold more than one row set.
+const MAX_SINGLE_BLOCKS: u64 = 1 << 22;
+/// Rows a block's pattern covers at most, when it holds several row sets: 2^20 blocks at most.
+const BLOCK_ROWS: u32 = 20;
+
+/// How an `n`-board's row sets are cut into blocks: the first row of a block's pattern.
+pub fn block_low(n: u32) -> u32 {
+    if binomial(n, n / 2) <= MAX_SINGLE_BLOCKS {
+        0
+    } else {
+        n.saturating_sub(BLOCK_ROWS)
+    }
+}
+
+/// The blocks of an `n`-board, in plan order: each the pattern of S on rows `low..n` (bits
+/// below `low` clear), increasing. With `low = 0` only the row sets that hold a unit are listed.
+pub fn blocks(n: u32) -> Vec<u32> {
+    let (h, low) = (n / 2, block_low(n));
     let mut out = Vec::new();
-    for_each_subset(n, h, |east| {
-        let middles: Vec<Option<u32>> = if n.is_multiple_of(2) {
-            vec![None]
-        } else {
-            (0..n).filter(|m| east & (1 << m) == 0).map(Some).collect()
-        };
-        for m in middles {
-            let me = (east, m);
-            let class = class_of(n, me);
-            if class.iter().all(|&other| me <= other) {
-                let mut distinct = class.to_vec();
-                distinct.sort_unstable();
-                distinct.dedup();
-                out.push(Unit {
-                    middle: m.map(|m| m as u8),
-                    east,
-                    weight: distinct.len() as u32,
-                });
+    if low == 0 {
+        for_each_subset(n, h, |east| {
+            let mut any = false;
+            units_of(n, east, |_| any = true);
+            if any {
+                out.push(east);
             }
-        }
-    });
+        });
+        return out;
+    }
+    // Patterns with p queens above `low` leave h - p for the `low` rows below.
+    for p in h.saturating_sub(low)..=h.min(n - low) {
+        for_each_subset(n - low, p, |high| out.push(high << low));
+    }
+    out.sort_unstable();
     out
+}
+
+/// Every east row set of the block `pattern`, in increasing order.
+pub fn row_sets(n: u32, pattern: u32, mut f: impl FnMut(u32)) {
+    let low = block_low(n);
+    let rest = (n / 2).saturating_sub(pattern.count_ones());
+    for_each_subset(low, rest, |bits| f(pattern | bits));
+}
+
+/// Row sets in the block `pattern`.
+pub fn row_sets_in(n: u32, pattern: u32) -> u64 {
+    binomial(block_low(n), (n / 2).saturating_sub(pattern.count_ones()))
+}
+
+/// Every unit of the east row set `east` that is the smallest of its class, with its weight, in
+/// increasing order of its middle row.
+pub fn units_of(n: u32, east: u32, mut f: impl FnMut(Unit)) {
+    let middles = if n.is_multiple_of(2) { 0..1 } else { 0..n };
+    for m in middles {
+        let m = (n % 2 == 1).then_some(m);
+        if m.is_some_and(|m| east & (1 << m) != 0) {
+            continue;
+        }
+        let me = (east, m);
+        let class = class_of(n, me);
+        if class.iter().all(|&other| me <= other) {
+            let mut distinct = class;
+            distinct.sort_unstable();
+            let weight = 1 + distinct.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+            f(Unit {
+                middle: m.map(|m| m as u8),
+                east,
+                weight,
+            });
+        }
+    }
+}
+
+/// Every unit class of an `n`-board, smallest member first, in increasing (east, middle) order.
+pub fn units(n: u32) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for_each_subset(n, n / 2, |east| units_of(n, east, |u| out.push(u)));
+    out
+}
+
+/// Every row of an `n`-board, as a mask.
+fn all_rows(n: u32) -> u32 {
+    (u64::MAX >> (64 - n)) as u32
 }
 
 /// The four images of a unit (east rows, middle row) under the two reflections and their product.
 fn class_of(n: u32, (s, m): (u32, Option<u32>)) -> [(u32, Option<u32>); 4] {
-    let all = (u64::MAX >> (64 - n)) as u32;
     let rev = |x: u32| x.reverse_bits() >> (32 - n);
     let flip_m = m.map(|m| n - 1 - m);
-    let west = all ^ s ^ m.map_or(0, |m| 1 << m);
+    let west = all_rows(n) ^ s ^ m.map_or(0, |m| 1 << m);
     [(s, m), (rev(s), flip_m), (west, m), (rev(west), flip_m)]
+}
+
+/// C(n, k), exactly (n ≤ 64).
+pub(crate) fn binomial(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..u64::from(k.min(n - k))).fold(1, |acc, i| acc * (u64::from(n) - i) / (i + 1))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn binomial(n: u64, k: u64) -> u64 {
-        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
-    }
-
     #[test]
     fn weights_cover_every_row_set_once() {
         for n in 1..=14u32 {
             let total: u64 = units(n).iter().map(|u| u64::from(u.weight)).sum();
             let expected = if n % 2 == 0 {
-                binomial(n.into(), (n / 2).into())
+                binomial(n, n / 2)
             } else {
-                u64::from(n) * binomial(u64::from(n) - 1, (n / 2).into())
+                u64::from(n) * binomial(n - 1, n / 2)
             };
             assert_eq!(total, expected, "n = {n}");
         }
@@ -98,5 +163,39 @@ mod tests {
         assert_eq!(u.east & u.west(7), 0);
         assert_eq!((u.east | u.west(7)).count_ones(), 6);
         assert_eq!(u.west(7) & (1 << u.middle.unwrap()), 0);
+    }
+
+    #[test]
+    fn blocks_hold_every_row_set_once_in_order() {
+        for n in [9u32, 12, 25, 26] {
+            let blocks = blocks(n);
+            assert!(blocks.len() <= 1 << 22, "n = {n}");
+            let mut seen = 0u64;
+            let mut last = None;
+            for &b in blocks.iter().take(3000) {
+                row_sets(n, b, |s| {
+                    assert_eq!(s.count_ones(), n / 2);
+                    assert!(last < Some(s), "n = {n}: {s:b} after {last:?}");
+                    last = Some(s);
+                    seen += 1;
+                });
+                assert_eq!(row_sets_in(n, b), {
+                    let mut k = 0;
+                    row_sets(n, b, |_| k += 1);
+                    k
+                });
+            }
+            if n < 20 {
+                let with_units = units(n)
+                    .iter()
+                    .map(|u| u.east)
+                    .collect::<std::collections::BTreeSet<_>>();
+                assert_eq!(seen, with_units.len() as u64, "n = {n}");
+            } else {
+                assert!(block_low(n) > 0);
+            }
+        }
+        assert_eq!(block_low(24), 0);
+        assert_eq!(binomial(32, 16), 601_080_390);
     }
 }
