@@ -70,10 +70,10 @@ pub(crate) fn walks(
 
 /// SplitMix64 (Steele, Lea, Flood 2014): written out here because the shard partition, and so
 /// the file format, depends on its exact output, which no dependency upgrade may change.
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

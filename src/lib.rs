@@ -19,6 +19,7 @@ pub mod cluster;
 mod cost;
 pub mod dihedral;
 pub mod engines;
+pub mod estimate;
 pub mod exec;
 pub mod files;
 pub mod kernel;

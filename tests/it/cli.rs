@@ -184,3 +184,45 @@ fn bad_input_gets_one_clear_line_and_status_2() {
         "invalid value 'magic' for '--engine <NAME>' [possible values: mirror, symmetry, join]",
     );
 }
+
+#[test]
+fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
+    let out = nqueens()
+        .args([
+            "estimate",
+            "15",
+            "-j",
+            "2",
+            "--seconds",
+            "0.2",
+            "--shards",
+            "10",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("n = 15, join engine: ")
+            && lines[0].contains(" of 6435 east row sets"),
+        "{text}"
+    );
+    for (line, start) in lines[1..].iter().zip([
+        "CPU time ",
+        "CPU-core-years ",
+        "wall time, 2 threads ",
+        "one of 10 shards, CPU ",
+        "one shard, 2 threads ",
+    ]) {
+        assert!(line.starts_with(start), "{text}");
+    }
+    assert!(
+        lines[1].contains(" ± ") && lines[1].contains("95% interval"),
+        "{text}"
+    );
+    nqueens()
+        .args(["estimate", "33"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("33"));
+}

@@ -28,7 +28,9 @@ Examples:
   nqueens solve 4 --trace       the search step by step
   nqueens count 20 --checkpoint n20.ckpt
                                 keep finished work in n20.ckpt; after a crash or Ctrl-C
-                                the same command resumes where the run stopped";
+                                the same command resumes where the run stopped
+  nqueens estimate 27 --shards 10000
+                                how long n = 27 takes: CPU, wall and per shard";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -57,6 +59,42 @@ enum CliCommand {
     /// List every solution of one board size in lexicographic order of the columns, then the count
     #[command(after_help = EXAMPLES)]
     Solve(SolveArgs),
+    /// Predict the CPU and wall time of a count (and of one shard) from a timed random sample of
+    /// its work, with a 95% confidence interval
+    #[command(after_help = EXAMPLES)]
+    Estimate(EstimateArgs),
+}
+
+#[derive(Debug, Args)]
+struct EstimateArgs {
+    /// Board size N (1 to 32)
+    #[arg(value_name = "N", value_parser = parse_n, allow_hyphen_values = true)]
+    n: u32,
+
+    /// Threads the count would run on, and the sample is drawn on [default: the CPUs this
+    /// process may use (affinity, cgroup, SLURM_CPUS_PER_TASK)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    threads: Option<usize>,
+
+    /// Also predict the time of one of K shards
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    shards: Option<u32>,
+
+    /// Search engine: mirror, symmetry or join [default: the fastest for n]
+    #[arg(long, value_name = "NAME")]
+    engine: Option<EngineArg>,
+
+    /// Memory the join engine may hold, as for `count` (e.g. 4G)
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    memory: Option<u64>,
+
+    /// Seconds to spend sampling (the pieces under way when time is up are finished)
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    seconds: Duration,
+
+    /// Seed of the random sample
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    seed: u64,
 }
 
 const BENCH_EXAMPLES: &str = "\
@@ -358,6 +396,16 @@ pub fn parse() -> Result<Command, clap::Error> {
                 exports,
             }
         }
+        CliCommand::Estimate(args) => Command::Estimate {
+            n: args.n,
+            options: Options::default()
+                .with_threads(args.threads.unwrap_or_else(nqueens::default_threads))
+                .with_engine(args.engine.map(Engine::from))
+                .with_memory(args.memory),
+            shards: args.shards,
+            seconds: args.seconds.as_secs_f64(),
+            seed: args.seed,
+        },
         CliCommand::Solve(args) => Command::Solve {
             n: args.n,
             options: nqueens::solve::Options {

@@ -38,6 +38,15 @@ pub enum Command {
         settings: bench::Settings,
         exports: Vec<bench::Export>,
     },
+    /// Predict the time of counting `n` (and of one of `shards` shards) from a sample drawn for
+    /// about `seconds`.
+    Estimate {
+        n: u32,
+        options: Options,
+        shards: Option<u32>,
+        seconds: f64,
+        seed: u64,
+    },
     /// List the solutions of one board size.
     Solve {
         n: u32,

@@ -209,15 +209,24 @@ impl Join {
     pub fn count_block(&self, i: usize) -> u64 {
         let mut total = 0u64;
         units::row_sets(self.n, self.blocks[i], |east| {
-            let mut found = [Unit::default(); 32];
-            let mut len = 0;
-            units::units_of(self.n, east, |u| {
-                found[len] = u;
-                len += 1;
-            });
-            self.count_row_set(east, &found[..len], |unit, solutions| {
-                total += u64::from(unit.weight) * solutions;
-            });
+            total += self.count_row_set(east)
+        });
+        total
+    }
+
+    /// Solutions of the whole board in the units of the east row set `east` that are the
+    /// smallest of their classes, each weighed by its class (0 when it has none): what a run
+    /// spends on `east`.
+    pub fn count_row_set(&self, east: u32) -> u64 {
+        let mut found = [Unit::default(); 32];
+        let mut len = 0;
+        units::units_of(self.n, east, |u| {
+            found[len] = u;
+            len += 1;
+        });
+        let mut total = 0;
+        self.count_units(east, &found[..len], |unit, solutions| {
+            total += u64::from(unit.weight) * solutions;
         });
         total
     }
@@ -226,14 +235,14 @@ impl Join {
     /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
     pub fn count_unit(&self, unit: &Unit) -> u64 {
         let mut solutions = 0;
-        self.count_row_set(unit.east, &[*unit], |_, s| solutions = s);
+        self.count_units(unit.east, &[*unit], |_, s| solutions = s);
         solutions
     }
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
     /// `found` with each and its solutions. The east halves are made once for all of them, in
     /// pieces of [`Join::piece`] keys; the west halves of each unit once per east piece.
-    fn count_row_set(&self, east: u32, units: &[Unit], mut found: impl FnMut(&Unit, u64)) {
+    fn count_units(&self, east: u32, units: &[Unit], mut found: impl FnMut(&Unit, u64)) {
         thread_local! {
             static BUFFERS: RefCell<Buffers> = RefCell::default();
         }

@@ -2,6 +2,7 @@
 
 mod bench;
 mod count;
+mod estimate;
 mod merge;
 mod shard;
 mod solve;
@@ -29,6 +30,13 @@ pub fn run(command: Command) -> Result<Exit, Error> {
         } => shard::run(n, shard, launcher, &options, &watch, output.as_deref()),
         Command::Merge { files, json } => merge::run(&files, json),
         Command::Bench { settings, exports } => bench::run(&settings, &exports),
+        Command::Estimate {
+            n,
+            options,
+            shards,
+            seconds,
+            seed,
+        } => estimate::run(n, &options, shards, seconds, seed),
         Command::Solve {
             n,
             options,

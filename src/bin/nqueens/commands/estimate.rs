@@ -1,0 +1,92 @@
+//! `nqueens estimate`: the predicted CPU and wall time of a count, and of one shard.
+
+use nqueens::estimate::{estimate, Estimate};
+use nqueens::Options;
+
+use crate::error::Error;
+use crate::exit::Exit;
+
+/// Samples the count of `n` for about `seconds` and prints what it predicts.
+pub fn run(
+    n: u32,
+    options: &Options,
+    shards: Option<u32>,
+    seconds: f64,
+    seed: u64,
+) -> Result<Exit, Error> {
+    let e = estimate(n, options, seconds, seed)?;
+    print!("{}", report(&e, options.threads, shards));
+    Ok(Exit::Success)
+}
+
+/// The estimate as lines of text.
+fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
+    let pieces = match e.engine {
+        nqueens::Engine::Join => "east row sets",
+        _ => "subproblems",
+    };
+    let mut out = format!(
+        "n = {}, {} engine: {} of {} {pieces} timed in {:.1} s; plan built in {}\n",
+        e.n,
+        e.engine,
+        e.samples,
+        e.population,
+        e.elapsed,
+        duration(e.setup)
+    );
+    let line = |what: &str, (value, margin): (f64, f64)| {
+        format!(
+            "{what:<22} {} ± {} ({:.0}%; 95% interval {} to {})\n",
+            duration(value),
+            duration(margin),
+            100.0 * margin / value.max(f64::MIN_POSITIVE),
+            duration((value - margin).max(0.0)),
+            duration(value + margin)
+        )
+    };
+    out += &line("CPU time", (e.cpu + e.setup, e.margin));
+    out += &format!("{:<22} {:.3}\n", "CPU-core-years", (e.cpu + e.setup) / YEAR);
+    out += &line(&format!("wall time, {threads} threads"), e.wall(threads));
+    if let Some(k) = shards {
+        out += &line(&format!("one of {k} shards, CPU"), e.per_shard(k));
+        let (cpu, margin) = e.per_shard(k);
+        let t = threads as f64;
+        out += &line(
+            &format!("one shard, {threads} threads"),
+            (e.setup + (cpu - e.setup) / t, margin / t),
+        );
+    }
+    out
+}
+
+const YEAR: f64 = 365.25 * 86_400.0;
+
+/// Seconds in the largest unit that keeps the number readable.
+fn duration(seconds: f64) -> String {
+    let units = [
+        (YEAR, "years"),
+        (86_400.0, "days"),
+        (3_600.0, "h"),
+        (60.0, "min"),
+    ];
+    units
+        .iter()
+        .find(|(size, _)| seconds >= 2.0 * size)
+        .map_or_else(
+            || format!("{seconds:.3} s"),
+            |(size, name)| format!("{:.2} {name}", seconds / size),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_in_their_unit() {
+        assert_eq!(duration(1.5), "1.500 s");
+        assert_eq!(duration(150.0), "2.50 min");
+        assert_eq!(duration(3.0 * 86_400.0), "3.00 days");
+        assert_eq!(duration(4.0 * YEAR), "4.00 years");
+    }
+}
