@@ -199,7 +199,7 @@ fn join<const USED: bool>(
 }
 
 /// The `k`-element subset of `0..bits` after `s` in increasing order (Gosper's hack), if any.
-fn next_subset(s: u64, k: u32, bits: u32) -> Option<u64> {
+pub(crate) fn next_subset(s: u64, k: u32, bits: u32) -> Option<u64> {
     if k == 0 {
         return None;
     }

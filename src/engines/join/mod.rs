@@ -246,6 +246,9 @@ impl Join {
         thread_local! {
             static BUFFERS: RefCell<Buffers> = RefCell::default();
         }
+        if units.is_empty() {
+            return;
+        }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
         let mut counts = [0u64; 32];
         BUFFERS.with(|b| {
