@@ -40,8 +40,11 @@ pub struct Estimate {
     pub engine: crate::Engine,
     /// Pieces of work in the count.
     pub population: u64,
-    /// Pieces drawn and timed.
+    /// Draws timed: the sample the interval comes from.
     pub samples: usize,
+    /// Pieces of work in those draws (a draw of the join engine with a table is [`RUN`] row
+    /// sets).
+    pub timed: u64,
     /// Predicted CPU seconds of the whole count, summed over its threads, beside `setup`.
     pub cpu: f64,
     /// Half the width of the 95% confidence interval of `cpu`, in seconds.
@@ -86,7 +89,7 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
     let sampling = Instant::now();
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let drawn = std::sync::atomic::AtomicUsize::new(0);
-    let times: Vec<f64> = pool.install(|| {
+    let times: Vec<(f64, u32)> = pool.install(|| {
         (0..options.threads.max(1))
             .into_par_iter()
             .flat_map_iter(|worker| {
@@ -97,13 +100,15 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
                     || drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
                 {
                     let before = thread_cpu_seconds();
-                    let stands_for = work_on(&plan, population, &mut rng);
-                    times.push((thread_cpu_seconds() - before) * stands_for);
+                    let (stands_for, pieces) = work_on(&plan, population, &mut rng);
+                    times.push(((thread_cpu_seconds() - before) * stands_for, pieces));
                 }
                 times
             })
             .collect()
     });
+    let timed = times.iter().map(|&(_, pieces)| u64::from(pieces)).sum();
+    let times: Vec<f64> = times.into_iter().map(|(t, _)| t).collect();
     let k = times.len() as f64;
     let mean = times.iter().sum::<f64>() / k;
     let variance = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
@@ -112,6 +117,7 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
         engine: plan.engine(),
         population,
         samples: times.len(),
+        timed,
         cpu: mean,
         margin: 1.96 * (variance / k).sqrt(),
         setup,
@@ -120,19 +126,20 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
 }
 
 /// Does one draw of `plan`'s work as a run does it, and says what its time is to be multiplied by
-/// to estimate the whole count's (the number of draws like it the count is made of):
+/// to estimate the whole count's (the number of draws like it the count is made of), and how many
+/// pieces it did:
 /// - a backtracking plan: one subproblem drawn uniformly;
 /// - the join engine with a table: a row set drawn uniformly and the [`RUN`] - 1 after it;
 /// - the join engine with quarters made on demand (n ≥ 25, or a small budget): a row set drawn
 ///   uniformly (no table, so nothing to gain from the neighbours).
-fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> f64 {
+fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> (f64, u32) {
     let n = plan.n();
     let Some(join) = plan.join_tables() else {
         if !plan.is_empty() {
             let sub = &plan.subproblems()[(rng.next() % population) as usize];
             std::hint::black_box(crate::engines::solve(plan, sub, false));
         }
-        return population as f64;
+        return (population as f64, 1);
     };
     let h = n / 2;
     let mut east = u64::from(random_subset(n, h, rng));
@@ -142,11 +149,11 @@ fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> f64 {
                 std::hint::black_box(join.count_row_set(east as u32));
                 east = next_subset(east, h, n).unwrap_or((1 << h) - 1);
             }
-            population as f64 / f64::from(RUN)
+            (population as f64 / f64::from(RUN), RUN)
         }
         Quarter::OnDemand => {
             std::hint::black_box(join.count_row_set(east as u32));
-            population as f64
+            (population as f64, 1)
         }
     }
 }

@@ -26,11 +26,12 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
         _ => "subproblems",
     };
     let mut out = format!(
-        "n = {}, {} engine: {} of {} {pieces} timed in {:.1} s; plan built in {}\n",
+        "n = {}, {} engine: {} of {} {pieces} timed in {} draws, {:.1} s; plan built in {}\n",
         e.n,
         e.engine,
-        e.samples,
+        e.timed,
         e.population,
+        e.samples,
         e.elapsed,
         duration(e.setup)
     );
