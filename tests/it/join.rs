@@ -30,12 +30,15 @@ fn one_thread_or_three_give_the_same_totals() {
     }
 }
 
-/// n = 17 and 18 take a few seconds each: `cargo test -- --ignored`.
+/// n = 17 and 18 take a few seconds each, with the table and on demand: `cargo test -- --ignored`.
 #[test]
 #[ignore]
 fn n_17_and_18_match_the_table() {
     for n in [17, 18] {
         assert_eq!(join_count(n, 2), known::known(n).unwrap().total, "n = {n}");
+        let join = Join::with(n, Quarter::OnDemand, 1 << 16).unwrap();
+        let total: u64 = (0..join.blocks().len()).map(|b| join.count_block(b)).sum();
+        assert_eq!(u128::from(total), known::known(n).unwrap().total, "n = {n}");
     }
 }
 
