@@ -142,7 +142,7 @@ fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> (f64, u32) {
         return (population as f64, 1);
     };
     let h = n / 2;
-    let mut east = u64::from(random_subset(n, h, rng));
+    let mut east = u64::from(rng.subset(n, h));
     match join.quarters() {
         Quarter::Table => {
             for _ in 0..RUN {
@@ -156,16 +156,6 @@ fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> (f64, u32) {
             (population as f64, 1)
         }
     }
-}
-
-/// A `k`-element subset of `0..n` drawn uniformly (Floyd's algorithm), as a mask.
-fn random_subset(n: u32, k: u32, rng: &mut SplitMix64) -> u32 {
-    let mut set = 0u32;
-    for j in n - k..n {
-        let t = (rng.next() % u64::from(j + 1)) as u32;
-        set |= if set & (1 << t) == 0 { 1 << t } else { 1 << j };
-    }
-    set
 }
 
 /// CPU seconds this thread has used.
@@ -192,7 +182,7 @@ mod tests {
         let mut rng = SplitMix64(7);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..2000 {
-            let s = random_subset(6, 3, &mut rng);
+            let s = rng.subset(6, 3);
             assert_eq!(s.count_ones(), 3);
             assert!(s < 1 << 6);
             seen.insert(s);

@@ -38,6 +38,9 @@ pub const MAX_JOIN_N: u32 = crate::MAX_N;
 /// The largest board whose quarters may be held in a table (4.8 GiB at n = 24).
 pub const MAX_TABLE_N: u32 = 24;
 
+/// Row sets drawn to price a block when the quarters' sizes are not known.
+const BLOCK_PROBES: u32 = 16;
+
 /// Bytes a worker thread holds per key of its pieces: the east keys and their diagonals, the
 /// filtered east keys, the west keys, and the counter's sorted copies.
 const BYTES_PER_KEY: u64 = 48;
@@ -324,7 +327,9 @@ impl Join {
     /// The estimated cost of [`Join::count_block`] for block `i`, in arbitrary units that compare
     /// across the blocks of one board: the sum of its units' costs ([`Join::cost`]). Above
     /// n = [`MAX_TABLE_N`], where no table's sizes are known, a block is priced by its number of
-    /// row sets alone. Deterministic: the shard partition depends on it.
+    /// units, estimated from [`BLOCK_PROBES`] of its row sets drawn at random (most row sets
+    /// hold no unit of their own, and whole blocks none). Deterministic: the shard partition
+    /// depends on it.
     pub fn block_cost(&self, i: usize) -> u128 {
         let block = self.blocks[i];
         if self.quarters.sizes_known() {
@@ -334,7 +339,16 @@ impl Join {
             });
             sum
         } else {
-            u128::from(units::row_sets_in(self.n, block))
+            let (n, low) = (self.n, units::block_low(self.n));
+            let rest = (n / 2).saturating_sub(block.count_ones());
+            let mut rng = crate::cost::SplitMix64(u64::from(block));
+            let mut found = 0u64;
+            for _ in 0..BLOCK_PROBES {
+                units::units_of(n, block | rng.subset(low, rest), |_| found += 1);
+            }
+            // Units per 2^20 row sets, so that rare units still weigh something.
+            let per_row_set = (found << 20) / u64::from(BLOCK_PROBES);
+            u128::from(units::row_sets_in(n, block)) * u128::from(per_row_set)
         }
     }
 
