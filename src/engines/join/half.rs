@@ -124,20 +124,6 @@ impl Halves {
     }
 }
 
-/// Appends to `out` the key of every east half on the rows `rows` (bit r: board row r) that uses
-/// none of the diagonals in `forbid` (same bit in either direction), read for `side`.
-pub fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, out: &mut Vec<u64>) {
-    let mut halves = Halves::new(q.rows(), window.width.div_ceil(2), rows, forbid, side);
-    halves.fill::<false>(
-        q,
-        window,
-        out,
-        &mut Vec::new(),
-        usize::MAX,
-        &mut Buffers::default(),
-    );
-}
-
 /// The quarter join of one north column set `cols`: every north placement on the north rows of
 /// `halves` with the columns `cols` and every south one with the other columns, when no
 /// diagonal is used by both; `USED` fills `used`.
@@ -246,6 +232,20 @@ pub fn direct(n: u32, rows: u32) -> Vec<(u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Appends to `out` the key of every east half on the rows `rows` (bit r: board row r) that uses
+    /// none of the diagonals in `forbid` (same bit in either direction), read for `side`.
+    fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, out: &mut Vec<u64>) {
+        let mut halves = Halves::new(q.rows(), window.width.div_ceil(2), rows, forbid, side);
+        halves.fill::<false>(
+            q,
+            window,
+            out,
+            &mut Vec::new(),
+            usize::MAX,
+            &mut Buffers::default(),
+        );
+    }
 
     #[test]
     fn subsets_in_order() {

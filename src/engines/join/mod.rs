@@ -121,24 +121,11 @@ impl Join {
         })
     }
 
-    /// The units of an `n`-board and the outline of its table ([`Quarters::outline`]): enough
-    /// to price and partition the plan (what `merge` needs), a fraction of the memory and time
-    /// of [`Join::new`]; it cannot count.
+    /// The blocks of an `n`-board with the outline of its table ([`Quarters::outline`]) and
+    /// its quarters made on demand: enough to price and partition the plan (what `merge`
+    /// needs) without the table's memory and time.
     pub(crate) fn outline(n: u32) -> Result<Join, Error> {
-        crate::check_n(n)?;
-        let quarters = if n <= MAX_TABLE_N {
-            Quarters::outline(n).map_err(|_| Join::too_small(n, None, 1))?
-        } else {
-            Quarters::on_demand(n)
-        };
-        Ok(Join {
-            n,
-            window: Window::new(n),
-            quarters,
-            blocks: units::blocks(n),
-            piece: MIN_PIECE,
-            prices: OnceLock::new(),
-        })
+        Join::with(n, Quarter::OnDemand, MIN_PIECE)
     }
 
     /// How the engine of an `n`-board keeps its quarters within `budget` on `threads` threads,
@@ -147,13 +134,7 @@ impl Join {
     pub(crate) fn admit(n: u32, budget: Option<u64>, threads: usize) -> Result<Quarter, Error> {
         crate::check_n(n)?;
         let budget = budget.or_else(default_budget);
-        let outline = if n <= MAX_TABLE_N {
-            Quarters::size(n).2
-        } else {
-            0
-        };
-        let least = outline + MIN_BYTES_PER_THREAD * threads.max(1) as u64;
-        if budget.is_some_and(|b| b < least) {
+        if budget.is_some_and(|b| b < least_bytes(n, threads)) {
             return Err(Join::too_small(n, budget, threads));
         }
         let table = (n <= MAX_TABLE_N).then(|| Quarters::size(n).1);
@@ -167,14 +148,9 @@ impl Join {
     /// The refusal of an `n`-board for want of memory: the least it needs on `threads` threads,
     /// and what it may take.
     fn too_small(n: u32, budget: Option<u64>, threads: usize) -> Error {
-        let outline = if n <= MAX_TABLE_N {
-            Quarters::size(n).2
-        } else {
-            0
-        };
         Error::JoinTooLarge {
             n,
-            needed: outline + MIN_BYTES_PER_THREAD * threads.max(1) as u64,
+            needed: least_bytes(n, threads),
             available: budget.or_else(default_budget),
         }
     }
@@ -317,6 +293,17 @@ impl Join {
     }
 }
 
+/// The least memory the engine of an `n`-board counts in on `threads` threads: the smallest
+/// pieces, and the table's outline up to n = [`MAX_TABLE_N`].
+fn least_bytes(n: u32, threads: usize) -> u64 {
+    let outline = if n <= MAX_TABLE_N {
+        Quarters::size(n).2
+    } else {
+        0
+    };
+    outline + MIN_BYTES_PER_THREAD * threads.max(1) as u64
+}
+
 /// The budget of a run that names none: half of what this process may take
 /// ([`crate::memory::available`]: free memory, its control group, `ulimit -v`).
 pub fn default_budget() -> Option<u64> {
@@ -404,30 +391,11 @@ fn colex_rank(mut bits: u32) -> usize {
     let mut i = 1;
     while bits != 0 {
         let p = bits.trailing_zeros() as usize;
-        rank += binomial(p, i);
+        rank += units::binomial(p as u32, i as u32) as usize;
         bits &= bits - 1;
         i += 1;
     }
     rank
-}
-
-/// C(n, k) for n, k ≤ 32, from Pascal's triangle.
-fn binomial(n: usize, k: usize) -> usize {
-    const PASCAL: [[usize; 33]; 33] = {
-        let mut t = [[0; 33]; 33];
-        let mut n = 0;
-        while n < 33 {
-            t[n][0] = 1;
-            let mut k = 1;
-            while k <= n {
-                t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
-                k += 1;
-            }
-            n += 1;
-        }
-        t
-    };
-    PASCAL[n][k]
 }
 
 /// A worker thread's buffers, reused from row set to row set.
@@ -473,10 +441,6 @@ mod tests {
         for (i, &s) in sets.iter().enumerate() {
             assert_eq!(colex_rank(s), i);
         }
-        assert_eq!(sets.len(), binomial(9, 4));
-        assert_eq!(
-            (binomial(9, 4), binomial(32, 16), binomial(3, 5)),
-            (126, 601_080_390, 0)
-        );
+        assert_eq!(sets.len() as u64, units::binomial(9, 4));
     }
 }
