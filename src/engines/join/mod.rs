@@ -197,6 +197,12 @@ impl Join {
     /// smallest of their classes, each weighed by its class (0 when it has none): what a run
     /// spends on `east`.
     pub fn count_row_set(&self, east: u32) -> u64 {
+        self.count_row_set_with(east, pairs::count_disjoint)
+    }
+
+    /// [`Join::count_row_set`] with `count` in place of the pair counter: the estimator
+    /// (`crate::estimate`) passes one that counts a sample of the pairs of long lists.
+    pub(crate) fn count_row_set_with(&self, east: u32, count: impl PairCounter) -> u64 {
         let mut found = [Unit::default(); 32];
         let mut len = 0;
         units::units_of(self.n, east, |u| {
@@ -204,7 +210,7 @@ impl Join {
             len += 1;
         });
         let mut total = 0;
-        self.count_units(east, &found[..len], |unit, solutions| {
+        self.count_units(east, &found[..len], count, |unit, solutions| {
             total += u64::from(unit.weight) * solutions;
         });
         total
@@ -214,14 +220,23 @@ impl Join {
     /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
     pub fn count_unit(&self, unit: &Unit) -> u64 {
         let mut solutions = 0;
-        self.count_units(unit.east, &[*unit], |_, s| solutions = s);
+        self.count_units(unit.east, &[*unit], pairs::count_disjoint, |_, s| {
+            solutions = s
+        });
         solutions
     }
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
     /// `found` with each and its solutions. The east halves are made once for all of them, in
-    /// pieces of [`Join::piece`] keys; the west halves of each unit once per east piece.
-    fn count_units(&self, east: u32, units: &[Unit], mut found: impl FnMut(&Unit, u64)) {
+    /// pieces of [`Join::piece`] keys; the west halves of each unit once per east piece; each
+    /// east piece against each west piece by `count`.
+    fn count_units(
+        &self,
+        east: u32,
+        units: &[Unit],
+        mut count: impl PairCounter,
+        mut found: impl FnMut(&Unit, u64),
+    ) {
         thread_local! {
             static BUFFERS: RefCell<Buffers> = RefCell::default();
         }
@@ -229,7 +244,7 @@ impl Join {
             return;
         }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
-        let mut counts = [0u64; 32];
+        let mut totals = [0u64; 32];
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
             let mut east_halves = Halves::new(q.rows(), h, east, 0, Side::East);
@@ -242,7 +257,7 @@ impl Join {
                 } else {
                     east_halves.fill::<true>(q, window, keys, used, self.piece, &mut b.groups)
                 };
-                for (unit, count) in units.iter().zip(&mut counts) {
+                for (unit, total) in units.iter().zip(&mut totals) {
                     // The middle queen at (m, h) is on "/" diagonal m + h and "\" diagonal
                     // m - h + n - 1, the same number.
                     let forbid = unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h));
@@ -271,12 +286,7 @@ impl Join {
                             self.piece,
                             groups,
                         );
-                        *count += pairs::count_disjoint(
-                            east_keys,
-                            &b.west,
-                            window.key_bits(),
-                            &mut b.scratch,
-                        );
+                        *total += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
                         if !more {
                             break;
                         }
@@ -287,11 +297,17 @@ impl Join {
                 }
             }
         });
-        for (unit, &count) in units.iter().zip(&counts) {
-            found(unit, count);
+        for (unit, &total) in units.iter().zip(&totals) {
+            found(unit, total);
         }
     }
 }
+
+/// Counts the pairs of two key lists that share no bit, keys below `2^bits`, with a thread's
+/// work space: [`pairs::count_disjoint`], or an estimator's stand-in.
+pub(crate) trait PairCounter: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64 {}
+
+impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
 /// The least memory the engine of an `n`-board counts in on `threads` threads: the smallest
 /// pieces, and the table's outline up to n = [`MAX_TABLE_N`].
