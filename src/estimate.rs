@@ -33,7 +33,7 @@ use rayon::prelude::*;
 
 use crate::cost::SplitMix64;
 use crate::engines::join::half::next_subset;
-use crate::engines::join::pairs::{count_disjoint, Scratch};
+use crate::engines::join::pairs::{count_disjoint, count_sample, Sample, Scratch, BATCH};
 use crate::engines::join::units::binomial;
 use crate::engines::join::Quarter;
 use crate::{Error, Options, Plan};
@@ -171,11 +171,9 @@ fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> (f64, u32, f64
     let mut windows = Windows {
         rng: SplitMix64(rng.next()),
         unseen: 0.0,
-        keys: Vec::new(),
     };
-    let mut count = |a: &[u64], b: &[u64], bits, scratch: &mut Scratch| {
-        windows.count(a, b, bits, scratch)
-    };
+    let mut count =
+        |a: &[u64], b: &[u64], bits, scratch: &mut Scratch| windows.count(a, b, bits, scratch);
     // Row sets in colexicographic order, wrapping round; the draw's first is uniform, so the
     // timed ones start anywhere too.
     let mut east = u64::from(rng.subset(n, h));
@@ -199,32 +197,34 @@ fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> (f64, u32, f64
     )
 }
 
-/// The estimator's pair counter: short lists in full, long ones by a window ([`WINDOW`]).
+/// The estimator's pair counter: short lists in full, long ones by a sample of [`WINDOW`] keys.
 struct Windows {
     rng: SplitMix64,
-    /// CPU seconds the pairs outside the windows would have taken.
+    /// CPU seconds the batches outside the samples would have taken.
     unseen: f64,
-    /// The window's keys.
-    keys: Vec<u64>,
 }
 
 impl Windows {
     /// The pairs of `a` × `b` that share no bit when the longer list is at most [`WINDOW`]
-    /// keys; otherwise those of a window of it drawn at random, its time scaled up into
-    /// `unseen`. A window starts anywhere and wraps round, so every key is in as many windows.
+    /// keys; otherwise those of one of the `stride` samples of its batches that hold about
+    /// [`WINDOW`] keys (every `stride`-th batch as the counter orders them, from one drawn at
+    /// random), the time of the batches scaled by `stride` into `unseen` (that of ordering the
+    /// lists, done once, is not).
     fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
-        let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-        if long.len() <= WINDOW {
-            return count_disjoint(long, short, bits, scratch);
+        let batches = a.len().max(b.len()).div_ceil(BATCH);
+        let stride = batches.div_ceil(WINDOW / BATCH);
+        if stride == 1 || a.is_empty() || b.is_empty() {
+            return count_disjoint(a, b, bits, scratch);
         }
-        let start = (self.rng.next() % long.len() as u64) as usize;
-        self.keys.clear();
-        self.keys
-            .extend(long[start..].iter().chain(&long[..start]).take(WINDOW));
-        let before = thread_cpu_seconds();
-        let found = count_disjoint(&self.keys, short, bits, scratch);
-        let scale = long.len() as f64 / WINDOW as f64;
-        self.unseen += (thread_cpu_seconds() - before) * (scale - 1.0);
+        let sample = Sample {
+            offset: (self.rng.next() % stride as u64) as usize,
+            stride,
+        };
+        let mut counting = 0.0;
+        let found = count_sample(a, b, bits, scratch, sample, &mut || {
+            counting = thread_cpu_seconds()
+        });
+        self.unseen += (thread_cpu_seconds() - counting) * (stride - 1) as f64;
         found
     }
 }
@@ -280,44 +280,31 @@ mod tests {
         assert_eq!(symmetry.unwrap().samples, MIN_SAMPLES);
     }
 
-    /// `len` random keys below 2^24, each bit set with probability 2^-`sparse`.
-    fn keys(rng: &mut SplitMix64, len: usize, sparse: u32) -> Vec<u64> {
-        (0..len)
-            .map(|_| (0..sparse).fold((1 << 24) - 1, |k, _| k & rng.next()))
-            .collect()
-    }
-
     #[test]
-    fn short_lists_are_counted_whole_and_windows_of_long_ones_scale_without_bias() {
+    fn short_lists_are_counted_whole_and_long_ones_by_a_window_scaled_up() {
         let mut rng = SplitMix64(3);
+        let mut keys = |len| -> Vec<u64> {
+            (0..len)
+                .map(|_| rng.next() & rng.next() & rng.next() & ((1 << 24) - 1))
+                .collect()
+        };
+        let (a, b, long) = (keys(WINDOW), keys(100), keys(5 * WINDOW / 2));
         let mut scratch = Scratch::default();
         let mut windows = Windows {
             rng: SplitMix64(5),
             unseen: 0.0,
-            keys: Vec::new(),
         };
-        let (a, b) = (keys(&mut rng, WINDOW, 3), keys(&mut rng, 100, 3));
         let whole = count_disjoint(&a, &b, 24, &mut scratch);
         assert_eq!(windows.count(&b, &a, 24, &mut scratch), whole);
         assert_eq!(windows.unseen, 0.0);
-
-        // Every key of a long list is in as many windows, so the windows' counts scaled by
-        // len / WINDOW average to the whole count (their time is scaled the same way), even
-        // when the keys at the start are unlike the rest.
-        let mut long = keys(&mut rng, WINDOW, 1);
-        long.extend(keys(&mut rng, 3 * WINDOW / 2, 3));
+        // Every third of the 320 batches: about a third of the pairs, and the time of the
+        // others put down as unseen.
         let whole = count_disjoint(&long, &b, 24, &mut scratch) as f64;
-        let first = count_disjoint(&long[..WINDOW], &b, 24, &mut scratch) as f64;
-        assert!(first * 2.5 < whole / 2.0, "a window at the start would not do");
-        let draws = 400;
-        let mut scaled = 0.0;
-        for _ in 0..draws {
-            let found = windows.count(&b, &long, 24, &mut scratch);
-            assert!(found as f64 <= whole);
-            scaled += found as f64 * long.len() as f64 / WINDOW as f64;
-        }
-        let mean = scaled / f64::from(draws);
-        assert!((mean / whole - 1.0).abs() < 0.05, "{mean} against {whole}");
+        let found = windows.count(&b, &long, 24, &mut scratch) as f64;
+        assert!(
+            (found / whole - 1.0 / 3.0).abs() < 0.05,
+            "{found} of {whole}"
+        );
         assert!(windows.unseen > 0.0);
     }
 }

@@ -305,7 +305,10 @@ impl Join {
 
 /// Counts the pairs of two key lists that share no bit, keys below `2^bits`, with a thread's
 /// work space: [`pairs::count_disjoint`], or an estimator's stand-in.
-pub(crate) trait PairCounter: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64 {}
+pub(crate) trait PairCounter:
+    FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64
+{
+}
 
 impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 

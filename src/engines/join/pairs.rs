@@ -62,12 +62,47 @@ pub(crate) fn count_plain(a: &[u64], b: &[u64]) -> u64 {
 
 /// Pairs `(x, y)` of `a` × `b` with `x & y == 0`, where every key is below `2^bits` (bits ≤ 64).
 pub(crate) fn count_disjoint(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
+    count_sample(a, b, bits, scratch, Sample::ALL, &mut || ())
+}
+
+/// Which batches of the longer list a count does: all of them, or (for the estimator) every
+/// `stride`-th one, as a count orders them, from the `offset`-th: each batch is in one of the
+/// `stride` samples, so their counts (and times) add up to the whole count's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Sample {
+    /// The first batch, below `stride`.
+    pub(crate) offset: usize,
+    /// The step from one batch of the sample to the next.
+    pub(crate) stride: usize,
+}
+
+impl Sample {
+    /// Every batch: a whole count.
+    pub(crate) const ALL: Sample = Sample {
+        offset: 0,
+        stride: 1,
+    };
+}
+
+/// [`count_disjoint`] of the `sample` of the batches of the longer list (its pairs with the whole
+/// other list), calling `counting` once the set-up that a whole count does once (ordering the
+/// lists) is done and counting batch by batch begins.
+pub(crate) fn count_sample(
+    a: &[u64],
+    b: &[u64],
+    bits: u32,
+    scratch: &mut Scratch,
+    sample: Sample,
+    counting: &mut dyn FnMut(),
+) -> u64 {
     debug_assert!(bits <= 64);
     if a.len() * b.len() < PLAIN_BELOW {
+        counting();
         return count_plain(a, b);
     }
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     let chunks = bits.div_ceil(CHUNK).max(1) as usize;
+    let c = (chunks, sample, counting);
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f")
@@ -78,30 +113,33 @@ pub(crate) fn count_disjoint(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scra
         {
             // SAFETY: the CPU has every feature the function is compiled for (the five checked
             // just above are those of its `target_feature` list).
-            return unsafe { sliced_avx512(long, short, bits, chunks, scratch) };
+            return unsafe { sliced_avx512(long, short, bits, c, scratch) };
         }
         if std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("popcnt")
         {
             // SAFETY: as above.
-            return unsafe { sliced_avx2(long, short, bits, chunks, scratch) };
+            return unsafe { sliced_avx2(long, short, bits, c, scratch) };
         }
     }
-    sliced(long, short, bits, chunks, scratch, portable)
+    sliced(long, short, bits, c, scratch, portable)
 }
+
+/// How one count goes: the key's chunks, the batches it does, and what it calls when they begin.
+type Course<'a> = (usize, Sample, &'a mut dyn FnMut());
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,popcnt")]
-fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, chunks: usize, s: &mut Scratch) -> u64 {
-    sliced(long, short, bits, chunks, s, |ch, keys, combos| {
+fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scratch) -> u64 {
+    sliced(long, short, bits, c, s, |ch, keys, combos| {
         count_chunks!(ch, avx512::count_batch, keys, combos)
     })
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn sliced_avx2(long: &[u64], short: &[u64], bits: u32, chunks: usize, s: &mut Scratch) -> u64 {
-    sliced(long, short, bits, chunks, s, portable)
+fn sliced_avx2(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scratch) -> u64 {
+    sliced(long, short, bits, c, s, portable)
 }
 
 /// [`count_batch`] with the number of chunks made a constant.
@@ -132,7 +170,8 @@ fn portable(chunks: usize, short: &[u64], combos: &[Lanes]) -> u64 {
     count_chunks!(chunks, count_batch, short, combos)
 }
 
-/// The bit-sliced count: `long` in batches, every key of `short` against each batch with `count`.
+/// The bit-sliced count: `long` in batches (those of the sample), every key of `short` against
+/// each batch with `count`.
 ///
 /// Long lists (n ≥ 20) are first ordered by *pattern*: the bits each key has among a few pivot
 /// positions, those where a long and a short key most often clash. A batch of the sorted long list
@@ -144,13 +183,22 @@ fn sliced(
     long: &[u64],
     short: &[u64],
     bits: u32,
-    chunks: usize,
+    (chunks, sample, counting): Course,
     s: &mut Scratch,
     count: impl Fn(usize, &[u64], &[Lanes]) -> u64,
 ) -> u64 {
     let batches = long.len().div_ceil(BATCH);
+    // The sample's batches of `keys` (`long`, or it sorted).
+    let sampled = |keys| {
+        let stride = sample.stride.max(1);
+        (keys as &[u64])
+            .chunks(BATCH)
+            .skip(sample.offset)
+            .step_by(stride)
+    };
     if batches < PIVOT_MIN_BATCHES {
-        return long.chunks(BATCH).fold(0, |total, batch| {
+        counting();
+        return sampled(long).fold(0, |total, batch| {
             build_combos(batch, bits, chunks, &mut s.combos);
             total + count(chunks, short, &s.combos)
         });
@@ -168,8 +216,9 @@ fn sliced(
     } = s;
     sort_by_pattern(long, k, &pattern, sorted_long);
     let starts = sort_by_pattern(short, k, &pattern, sorted_short);
+    counting();
     let mut total = 0;
-    for batch in sorted_long.chunks(BATCH) {
+    for batch in sampled(sorted_long) {
         let common = batch.iter().fold(usize::MAX, |c, &key| c & pattern(key));
         build_combos(batch, bits, chunks, combos);
         for j in 0..1usize << k {
@@ -376,7 +425,8 @@ mod tests {
             // The portable version too, whatever this CPU has.
             let (long, short) = if a.len() >= b.len() { (&a, &b) } else { (&b, &a) };
             let chunks = bits.div_ceil(CHUNK) as usize;
-            let portable = sliced(long, short, bits, chunks, &mut s, super::portable);
+            let c: Course = (chunks, Sample::ALL, &mut || ());
+            let portable = sliced(long, short, bits, c, &mut s, super::portable);
             prop_assert_eq!(portable, count_plain(&a, &b));
         }
     }
@@ -402,6 +452,7 @@ mod tests {
             bits in 20u32..=40,
             long_len in (PIVOT_MIN_BATCHES * BATCH)..(PIVOT_MIN_BATCHES * BATCH + 3000),
             short_len in 1usize..300,
+            stride in 1usize..40,
         ) {
             // Sparse keys (each bit with probability 1/4), from a xorshift stream.
             let mut x = seed | 1;
@@ -418,7 +469,20 @@ mod tests {
             let long: Vec<u64> = (0..long_len).map(|_| key()).collect();
             let short: Vec<u64> = (0..short_len).map(|_| key()).collect();
             let mut s = Scratch::default();
-            prop_assert_eq!(count_disjoint(&long, &short, bits, &mut s), count_plain(&long, &short));
+            let whole = count_plain(&long, &short);
+            prop_assert_eq!(count_disjoint(&long, &short, bits, &mut s), whole);
+            // The `stride` samples of the batches add up to the whole, sorted or not.
+            for cut in [long.len(), PIVOT_MIN_BATCHES * BATCH - 1] {
+                let long = &long[..cut];
+                let mut sum = 0;
+                for offset in 0..stride {
+                    let sample = Sample { offset, stride };
+                    let mut called = 0;
+                    sum += count_sample(&short, long, bits, &mut s, sample, &mut || called += 1);
+                    prop_assert_eq!(called, 1);
+                }
+                prop_assert_eq!(sum, count_plain(long, &short));
+            }
         }
     }
 
