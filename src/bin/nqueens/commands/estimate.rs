@@ -46,7 +46,12 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
         )
     };
     out += &line("CPU time", (e.cpu + e.setup, e.margin));
-    out += &format!("{:<22} {:.3}\n", "CPU-core-years", (e.cpu + e.setup) / YEAR);
+    out += &format!(
+        "{:<22} {} ± {}\n",
+        "CPU-core-years",
+        significant((e.cpu + e.setup) / YEAR),
+        significant(e.margin / YEAR)
+    );
     out += &line(&format!("wall time, {threads} threads"), e.wall(threads));
     if let Some(k) = shards {
         out += &line(&format!("one of {k} shards, CPU"), e.per_shard(k));
@@ -61,6 +66,16 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
 }
 
 const YEAR: f64 = 365.25 * 86_400.0;
+
+/// `x` to three significant digits (at least the units): 0.000476, 1.86, 150, 5173.
+fn significant(x: f64) -> String {
+    let digits = if x > 0.0 {
+        (2 - x.log10().floor() as i32).max(0) as usize
+    } else {
+        0
+    };
+    format!("{x:.digits$}")
+}
 
 /// Seconds in the largest unit that keeps the number readable.
 fn duration(seconds: f64) -> String {
@@ -89,5 +104,14 @@ mod tests {
         assert_eq!(duration(150.0), "2.50 min");
         assert_eq!(duration(3.0 * 86_400.0), "3.00 days");
         assert_eq!(duration(4.0 * YEAR), "4.00 years");
+    }
+
+    #[test]
+    fn core_years_keep_three_significant_digits() {
+        assert_eq!(significant(0.000_476_2), "0.000476");
+        assert_eq!(significant(1.8557), "1.86");
+        assert_eq!(significant(150.495), "150");
+        assert_eq!(significant(5173.18), "5173");
+        assert_eq!(significant(0.0), "0");
     }
 }
