@@ -19,14 +19,15 @@
 //! one 16-core Xeon, n = 20 read 0.82 of the measured CPU without it and 0.92–0.95 with it.
 //!
 //! Above n = 24 one row set takes minutes: its east and west halves number in the millions,
-//! and the pairs in the 10^13 (lists longer than [`WINDOW`] keys begin at n = 20). Making the halves is done and timed as in a run; of the pairs,
-//! a draw counts one of `stride` samples of the longer list's batches of 512 keys (every
-//! stride-th batch from one drawn at random, in the order the counter puts them, so about
-//! [`WINDOW`] keys), timing the counter's set-up (its sort, done once per list) as it is and
-//! the batches times `stride`. Each batch is in exactly one of the samples, so the mean is
-//! unbiased; spreading the sample over the sorted list keeps its variance low. Paired draw by
-//! draw with whole counts at n = 24 the sampled time read 0.98 of the whole (26 draws); a
-//! window of 2^16 consecutive unsorted keys read 1.18, since it misses the sort's gain.
+//! and the pairs in the 10^13 (lists longer than [`SAMPLE_KEYS`] keys begin at n = 20). The
+//! halves are made and timed as in a run; of the pairs, a draw counts one of `stride` samples
+//! of the longer list's batches of 512 keys (every stride-th batch from one drawn at random, in
+//! the order the counter puts them, so about [`SAMPLE_KEYS`] keys), timing the counter's set-up
+//! (its sort, done once per list) as it is and the batches times `stride`. Each batch is in
+//! exactly one of the samples, so the mean is unbiased; spreading the sample over the sorted
+//! list keeps its variance low. Paired draw by draw with whole counts at n = 24 the sampled
+//! time read 0.98 of the whole (26 draws); a window of 2^16 consecutive unsorted keys read
+//! 1.18, since it misses the sort's gain. The warm-up row sets sample their pairs too.
 
 use std::time::{Duration, Instant};
 
@@ -50,7 +51,7 @@ pub const WARM: u32 = 32;
 
 /// The longest key list whose pairs a draw counts in full: of a longer one, a sample of its
 /// batches that holds about this many keys (128 batches of the counter).
-pub const WINDOW: usize = 1 << 16;
+pub const SAMPLE_KEYS: usize = 1 << 16;
 
 /// A count's predicted time.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,7 +149,7 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
 /// Does one draw of `plan`'s work as a run does it, and says what its time is to be multiplied by
 /// to estimate the whole count's (the number of draws like it the count is made of), how many
 /// pieces it timed, and their CPU seconds (with those of the pairs it did not count, of lists
-/// longer than [`WINDOW`]):
+/// longer than [`SAMPLE_KEYS`]):
 /// - a backtracking plan: one subproblem drawn uniformly;
 /// - the join engine with a table: a row set drawn uniformly and the [`RUN`] - 1 after it, timed
 ///   after the [`WARM`] before it (untimed);
@@ -169,12 +170,10 @@ fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> (f64, u32, f64
         Quarter::Table => (RUN, WARM),
         Quarter::OnDemand => (1, 0),
     };
-    let mut windows = Windows {
+    let mut sampler = Sampler {
         rng: SplitMix64(rng.next()),
         unseen: 0.0,
     };
-    let mut count =
-        |a: &[u64], b: &[u64], bits, scratch: &mut Scratch| windows.count(a, b, bits, scratch);
     // Row sets in colexicographic order, wrapping round; the draw's first is uniform, so the
     // timed ones start anywhere too.
     let mut east = u64::from(rng.subset(n, h));
@@ -183,38 +182,45 @@ fn work_on(plan: &Plan, population: u64, rng: &mut SplitMix64) -> (f64, u32, f64
         east = next_subset(east, h, n).unwrap_or((1 << h) - 1);
         this
     };
+    // The warm-up makes its halves in full (the caches are the point) but samples its pairs too,
+    // and forgets what they would have cost.
     for _ in 0..warm {
-        std::hint::black_box(join.count_row_set(next()));
+        std::hint::black_box(
+            join.count_row_set_with(next(), |a, b, bits, s| sampler.count(a, b, bits, s)),
+        );
     }
+    sampler.unseen = 0.0;
     let before = thread_cpu_seconds();
     for _ in 0..run {
-        std::hint::black_box(join.count_row_set_with(next(), &mut count));
+        std::hint::black_box(
+            join.count_row_set_with(next(), |a, b, bits, s| sampler.count(a, b, bits, s)),
+        );
     }
     let seconds = thread_cpu_seconds() - before;
     (
         population as f64 / f64::from(run),
         run,
-        seconds + windows.unseen,
+        seconds + sampler.unseen,
     )
 }
 
-/// The estimator's pair counter: short lists in full, long ones by a sample of [`WINDOW`] keys.
-struct Windows {
+/// The estimator's pair counter: short lists in full, long ones by a sample of [`SAMPLE_KEYS`] keys.
+struct Sampler {
     rng: SplitMix64,
     /// CPU seconds the batches outside the samples would have taken.
     unseen: f64,
 }
 
-impl Windows {
-    /// The pairs of `a` × `b` that share no bit when the longer list is at most [`WINDOW`]
+impl Sampler {
+    /// The pairs of `a` × `b` that share no bit when the longer list is at most [`SAMPLE_KEYS`]
     /// keys; otherwise those of one of the `stride` samples of its batches that hold about
-    /// [`WINDOW`] keys (every `stride`-th batch as the counter orders them, from one drawn at
+    /// [`SAMPLE_KEYS`] keys (every `stride`-th batch as the counter orders them, from one drawn at
     /// random), the time of the batches scaled by `stride` into `unseen` (that of ordering the
     /// lists, done once, is not).
     fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
         let batches = a.len().max(b.len()).div_ceil(BATCH);
-        let stride = batches.div_ceil(WINDOW / BATCH);
-        if stride == 1 || a.is_empty() || b.is_empty() {
+        let stride = batches.div_ceil(SAMPLE_KEYS / BATCH);
+        if stride == 1 {
             return count_disjoint(a, b, bits, scratch);
         }
         let sample = Sample {
@@ -282,30 +288,30 @@ mod tests {
     }
 
     #[test]
-    fn short_lists_are_counted_whole_and_long_ones_by_a_window_scaled_up() {
+    fn short_lists_are_counted_whole_and_long_ones_by_a_sample_scaled_up() {
         let mut rng = SplitMix64(3);
         let mut keys = |len| -> Vec<u64> {
             (0..len)
                 .map(|_| rng.next() & rng.next() & rng.next() & ((1 << 24) - 1))
                 .collect()
         };
-        let (a, b, long) = (keys(WINDOW), keys(100), keys(5 * WINDOW / 2));
+        let (a, b, long) = (keys(SAMPLE_KEYS), keys(100), keys(5 * SAMPLE_KEYS / 2));
         let mut scratch = Scratch::default();
-        let mut windows = Windows {
+        let mut sampler = Sampler {
             rng: SplitMix64(5),
             unseen: 0.0,
         };
         let whole = count_disjoint(&a, &b, 24, &mut scratch);
-        assert_eq!(windows.count(&b, &a, 24, &mut scratch), whole);
-        assert_eq!(windows.unseen, 0.0);
+        assert_eq!(sampler.count(&b, &a, 24, &mut scratch), whole);
+        assert_eq!(sampler.unseen, 0.0);
         // Every third of the 320 batches: about a third of the pairs, and the time of the
         // others put down as unseen.
         let whole = count_disjoint(&long, &b, 24, &mut scratch) as f64;
-        let found = windows.count(&b, &long, 24, &mut scratch) as f64;
+        let found = sampler.count(&b, &long, 24, &mut scratch) as f64;
         assert!(
             (found / whole - 1.0 / 3.0).abs() < 0.05,
             "{found} of {whole}"
         );
-        assert!(windows.unseen > 0.0);
+        assert!(sampler.unseen > 0.0);
     }
 }
