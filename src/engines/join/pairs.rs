@@ -198,10 +198,13 @@ fn sliced(
     };
     if batches < PIVOT_MIN_BATCHES {
         counting();
-        return sampled(long).fold(0, |total, batch| {
+        // A loop, not a closure: a closure would be compiled without the caller's CPU features.
+        let mut total = 0;
+        for batch in sampled(long) {
             build_combos(batch, bits, chunks, &mut s.combos);
-            total + count(chunks, short, &s.combos)
-        });
+            total += count(chunks, short, &s.combos);
+        }
+        return total;
     }
     // One pivot more than it takes to tell the batches apart.
     let k = ((usize::BITS - (batches - 1).leading_zeros()) as usize + 1).min(MAX_PIVOTS);
@@ -284,47 +287,59 @@ fn sort_by_pattern(
 
 /// Transposes `batch` and fills `combos[c * 64 + x]` with the batch keys lacking every bit of `x`
 /// in chunk `c` (slots of a short batch stay 0, so they are never counted).
+///
+/// The eight 64-key groups of the batch are transposed side by side, one lane each, so every
+/// step of the transpose is one 512-bit operation; each chunk's 64 combinations are then the
+/// AND of one of 8 combinations of its low three bits and one of 8 of its high three.
 #[inline(always)]
 fn build_combos(batch: &[u64], bits: u32, chunks: usize, combos: &mut [Lanes]) {
+    // lacks[i][w]: key i of group w, inverted; after the transpose, lacks[p][w] holds the keys
+    // of group w that lack bit p.
     let mut lacks = [[0u64; WORDS]; 64];
     let mut present = [0u64; WORDS];
     for (w, group) in batch.chunks(64).enumerate() {
-        let mut rows = [0u64; 64];
-        for (row, &key) in rows.iter_mut().zip(group) {
-            *row = !key & low_bits(bits);
-        }
-        transpose(&mut rows);
-        for (lack, &row) in lacks.iter_mut().zip(&rows) {
-            lack[w] = row;
+        for (row, &key) in lacks.iter_mut().zip(group) {
+            row[w] = !key & low_bits(bits);
         }
         present[w] = low_bits(group.len() as u32);
     }
+    transpose(&mut lacks);
+    let lack = |p: usize| if p < 64 { lacks[p] } else { [u64::MAX; WORDS] };
     for c in 0..chunks {
-        let base = c * COMBOS;
-        combos[base] = present;
-        for x in 1..COMBOS {
-            let p = c * CHUNK as usize + x.trailing_zeros() as usize;
-            let rest = combos[base + (x & (x - 1))];
-            combos[base + x] = if p < 64 { and(rest, lacks[p]) } else { rest };
+        let p = c * CHUNK as usize;
+        // Combinations of the chunk's bits p..p+3 (from `present`) and p+3..p+6 (from all keys).
+        let mut low = [present; 8];
+        let mut high = [[u64::MAX; WORDS]; 8];
+        for b in 0..3 {
+            for x in 1 << b..2 << b {
+                low[x] = and(low[x ^ 1 << b], lack(p + b));
+                high[x] = and(high[x ^ 1 << b], lack(p + 3 + b));
+            }
+        }
+        for (x, combo) in combos[c * COMBOS..(c + 1) * COMBOS].iter_mut().enumerate() {
+            *combo = and(low[x & 7], high[x >> 3]);
         }
     }
 }
 
-/// Transposes a 64×64 bit matrix in place: bit p of row i becomes bit i of row p.
+/// Transposes eight 64×64 bit matrices side by side, lane `w` of every row the row of matrix `w`:
+/// bit p of row i becomes bit i of row p.
 ///
 /// Six rounds of block swaps (Hacker's Delight, 7-3): the round of width j swaps, for every pair
 /// of rows k and k + j (bit j of k clear), the columns of row k with bit j set against the
 /// columns of row k + j with bit j clear.
 #[inline(always)]
-fn transpose(a: &mut [u64; 64]) {
+fn transpose(a: &mut [Lanes; 64]) {
     let mut j = 32;
     let mut m = 0x0000_0000_FFFF_FFFFu64;
     while j != 0 {
         for k in 0..64 {
             if k & j == 0 {
-                let t = ((a[k] >> j) ^ a[k | j]) & m;
-                a[k] ^= t << j;
-                a[k | j] ^= t;
+                for w in 0..WORDS {
+                    let t = ((a[k][w] >> j) ^ a[k | j][w]) & m;
+                    a[k][w] ^= t << j;
+                    a[k | j][w] ^= t;
+                }
             }
         }
         j >>= 1;
@@ -432,14 +447,17 @@ mod tests {
     }
 
     #[test]
-    fn transpose_moves_bit_p_of_row_i_to_bit_i_of_row_p() {
-        let rows: [u64; 64] =
-            std::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    fn transpose_moves_bit_p_of_row_i_to_bit_i_of_row_p_in_every_lane() {
+        let rows: [Lanes; 64] = std::array::from_fn(|i| {
+            std::array::from_fn(|w| (i as u64 * 8 + w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        });
         let mut t = rows;
         transpose(&mut t);
         for (i, row) in rows.iter().enumerate() {
             for (p, column) in t.iter().enumerate() {
-                assert_eq!(column >> i & 1, row >> p & 1, "row {i}, bit {p}");
+                for w in 0..WORDS {
+                    assert_eq!(column[w] >> i & 1, row[w] >> p & 1, "row {i}, bit {p}, lane {w}");
+                }
             }
         }
     }
