@@ -453,10 +453,11 @@ fn transpose(a: &mut [Lanes; 64]) {
     while j != 0 {
         for k in 0..64 {
             if k & j == 0 {
-                for w in 0..WORDS {
-                    let t = ((a[k][w] >> j) ^ a[k | j][w]) & m;
-                    a[k][w] ^= t << j;
-                    a[k | j][w] ^= t;
+                let (low, high) = a.split_at_mut(k | j);
+                for (x, y) in low[k].iter_mut().zip(&mut high[0]) {
+                    let t = ((*x >> j) ^ *y) & m;
+                    *x ^= t << j;
+                    *y ^= t;
                 }
             }
         }
