@@ -264,10 +264,7 @@ impl Join {
                     let east_keys = if forbid == 0 {
                         &b.all_east
                     } else {
-                        let fit = b.all_east.iter().zip(&b.all_used);
-                        b.east.clear();
-                        b.east
-                            .extend(fit.filter(|(_, &u)| u & forbid == 0).map(|(&k, _)| k));
+                        keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east);
                         &b.east
                     };
                     if east_keys.is_empty() {
@@ -301,6 +298,19 @@ impl Join {
             found(unit, total);
         }
     }
+}
+
+/// Sets `out` to the `keys` whose `used` mask (same index) has no bit of `forbid`: every key
+/// written, the cursor moved past those that fit, so the loop has no branch to mispredict.
+fn keep_clear(keys: &[u64], used: &[u64], forbid: u64, out: &mut Vec<u64>) {
+    out.clear();
+    out.resize(keys.len(), 0);
+    let mut len = 0;
+    for (&key, &u) in keys.iter().zip(used) {
+        out[len] = key;
+        len += usize::from(u & forbid == 0);
+    }
+    out.truncate(len);
 }
 
 /// Counts the pairs of two key lists that share no bit, keys below `2^bits`, with a thread's

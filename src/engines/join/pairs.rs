@@ -19,14 +19,19 @@
 /// Keys per batch: one 512-bit vector per bit position.
 pub(crate) const BATCH: usize = 512;
 const WORDS: usize = BATCH / 64;
+/// Bits per chunk: 6, or 7 where that makes one chunk fewer (the table then fills the L1 cache).
 const CHUNK: u32 = 6;
-const COMBOS: usize = 1 << CHUNK;
+const WIDE_CHUNK: u32 = 7;
+/// Table entries per chunk, whatever its width.
+const COMBOS: usize = 1 << WIDE_CHUNK;
 /// The most chunks a key can have (64 bits).
 const MAX_CHUNKS: usize = 11;
 /// The most pivot bits the batches are sorted by.
 const MAX_PIVOTS: usize = 8;
 /// Lists shorter than this many batches are not sorted by pivots.
 const PIVOT_MIN_BATCHES: usize = 32;
+/// Short keys a pattern holds at least, on average.
+const SHORT_PER_PATTERN: usize = 32;
 /// Keys of each list looked at to choose the pivots.
 const PIVOT_SAMPLE: usize = 1024;
 /// Below this many pairs the plain loop is faster than building a batch.
@@ -146,8 +151,8 @@ fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scra
         let pattern = map.order[_pext_u64(key, map.pivot_mask) as usize];
         u64::from(pattern) << (64 - map.k) | _pext_u64(key, map.kept_mask)
     };
-    let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
-        count_chunks!(ch, avx512::count_batch, keys, combos, base)
+    let count = |(ch, width), keys: &[u64], combos: &[Lanes], base: &Lanes| {
+        count_chunks!(ch, avx512::count_batch, keys, combos, base, width)
     };
     sliced(long, short, bits, c, s, word, count)
 }
@@ -180,8 +185,25 @@ use count_chunks;
 
 /// The portable count of one batch, any number of chunks.
 #[inline(always)]
-fn portable(chunks: usize, short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
-    count_chunks!(chunks, count_batch, short, combos, base)
+fn portable((chunks, width): Chunks, short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
+    count_chunks!(chunks, count_batch, short, combos, base, width)
+}
+
+/// How a key is cut: chunks, and bits per chunk.
+type Chunks = (usize, u32);
+
+/// The fewest chunks that hold `bits` bits, and their width.
+#[inline(always)]
+fn chunks(bits: usize) -> Chunks {
+    let (narrow, wide) = (
+        bits.div_ceil(CHUNK as usize),
+        bits.div_ceil(WIDE_CHUNK as usize),
+    );
+    if wide < narrow {
+        (wide.max(1), WIDE_CHUNK)
+    } else {
+        (narrow.max(1), CHUNK)
+    }
 }
 
 /// The bit-sliced count: `long` in batches (those of the sample), every key of `short` against
@@ -203,7 +225,7 @@ fn sliced(
     (sample, counting): Course,
     s: &mut Scratch,
     word: impl Fn(&KeyMap, u64) -> u64,
-    count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
+    count: impl Fn(Chunks, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
     let batches = long.len().div_ceil(BATCH);
     // The sample's batches of `keys` (`long`, or it sorted).
@@ -225,28 +247,38 @@ fn sliced(
         counting();
         let every_bit: [u8; 64] = std::array::from_fn(|p| p as u8);
         let positions = &every_bit[..bits as usize];
-        let chunks = positions.len().div_ceil(CHUNK as usize);
+        let chunks = chunks(positions.len());
         let mut total = 0;
         for batch in sampled(long) {
             let (lacks, present) = transpose_batch(batch, bits);
-            fill_combos(&lacks, positions, combos);
+            fill_combos(&lacks, positions, chunks, combos);
             total += count(chunks, short, combos, &present);
         }
         return total;
     }
     // One pivot more than it takes to tell the batches apart.
-    let k = ((usize::BITS - (batches - 1).leading_zeros()) as usize + 1).min(MAX_PIVOTS);
+    // One pivot more than it takes to tell the batches apart, and few enough that a pattern
+    // holds some SHORT_PER_PATTERN short keys.
+    let log2 = |x: usize| (usize::BITS - x.leading_zeros()) as usize;
+    let k = (log2(batches - 1) + 1)
+        .min(log2(short.len() / SHORT_PER_PATTERN))
+        .clamp(1, MAX_PIVOTS);
     let pivots = choose_pivots(long, short, k);
-    map.set(bits, &pivots[..k], short.iter().fold(0, |all, &key| all | key));
+    map.set(
+        bits,
+        &pivots[..k],
+        short.iter().fold(0, |all, &key| all | key),
+    );
     sort_by_pattern(long, map, &word, false, sorted_long);
     let starts = sort_by_pattern(short, map, &word, true, sorted_short);
     let positions = &map.positions[..map.kept as usize];
-    let chunks = positions.len().div_ceil(CHUNK as usize);
+    let chunks = chunks(positions.len());
     counting();
     let mut total = 0;
+    let mut bases = [[0u64; WORDS]; 1 << MAX_PIVOTS];
     for batch in sampled(sorted_long) {
         let (lacks, present) = transpose_batch(batch, bits);
-        fill_combos(&lacks, positions, combos);
+        fill_combos(&lacks, positions, chunks, combos);
         // Pattern bit i is pivot k - 1 - i; a pattern with a pivot no key of the batch lacks
         // clashes with all of them.
         let mut common = 0usize;
@@ -255,20 +287,21 @@ fn sliced(
                 common |= 1 << (k - 1 - i);
             }
         }
-        for j in 0..1usize << k {
-            if j & common != 0 || starts[j] == starts[j + 1] {
-                continue;
+        // bases[j]: the batch keys that lack every pivot bit of pattern j, made from those of
+        // j less its lowest bit (patterns that clash with the whole batch are never made).
+        bases[0] = present;
+        for j in 1..1usize << k {
+            if j & common == 0 {
+                let i = j.trailing_zeros() as usize;
+                bases[j] = and(bases[j & (j - 1)], lacks[pivots[k - 1 - i] as usize]);
+                if starts[j] < starts[j + 1] && bases[j] != [0; WORDS] {
+                    let keys = &sorted_short[starts[j]..starts[j + 1]];
+                    total += count(chunks, keys, combos, &bases[j]);
+                }
             }
-            let mut base = present;
-            let mut rest = j;
-            while rest != 0 {
-                let i = rest.trailing_zeros() as usize;
-                base = and(base, lacks[pivots[k - 1 - i] as usize]);
-                rest &= rest - 1;
-            }
-            if base != [0; WORDS] {
-                total += count(chunks, &sorted_short[starts[j]..starts[j + 1]], combos, &base);
-            }
+        }
+        if starts[0] < starts[1] {
+            total += count(chunks, &sorted_short[..starts[1]], combos, &present);
         }
     }
     total
@@ -417,24 +450,39 @@ fn transpose_batch(batch: &[u64], bits: u32) -> ([Lanes; 64], Lanes) {
     (lacks, present)
 }
 
-/// Fills `combos[c * 64 + x]` with the batch keys lacking every bit of `x` in chunk `c` of the
-/// keys read as `positions` (bit i of a chunk key is bit `positions[6c + i]` of the batch's
-/// keys): each the AND of one of 8 combinations of the chunk's low three bits and one of 8 of its
-/// high three.
+/// Fills `combos[c * COMBOS + x]` with the batch keys lacking every bit of `x` in chunk `c` of
+/// the keys read as `positions` (bit i of chunk c is bit `positions[c * width + i]` of the
+/// batch's keys): each the AND of one of 8 combinations of the chunk's low three bits and one of
+/// its high three or four.
 #[inline(always)]
-fn fill_combos(lacks: &[Lanes; 64], positions: &[u8], combos: &mut [Lanes]) {
-    let lack = |i: usize| positions.get(i).map_or([u64::MAX; WORDS], |&p| lacks[p as usize]);
-    for c in 0..positions.len().div_ceil(CHUNK as usize).max(1) {
-        let i = c * CHUNK as usize;
+fn fill_combos(
+    lacks: &[Lanes; 64],
+    positions: &[u8],
+    (chunks, width): Chunks,
+    combos: &mut [Lanes],
+) {
+    let lack = |i: usize| {
+        positions
+            .get(i)
+            .map_or([u64::MAX; WORDS], |&p| lacks[p as usize])
+    };
+    let high_bits = width as usize - 3;
+    for c in 0..chunks {
+        let i = c * width as usize;
         let mut low = [[u64::MAX; WORDS]; 8];
-        let mut high = [[u64::MAX; WORDS]; 8];
+        let mut high = [[u64::MAX; WORDS]; 16];
         for b in 0..3 {
             for x in 1 << b..2 << b {
                 low[x] = and(low[x ^ 1 << b], lack(i + b));
+            }
+        }
+        for b in 0..high_bits {
+            for x in 1 << b..2 << b {
                 high[x] = and(high[x ^ 1 << b], lack(i + 3 + b));
             }
         }
-        for (x, combo) in combos[c * COMBOS..(c + 1) * COMBOS].iter_mut().enumerate() {
+        let table = &mut combos[c * COMBOS..][..1 << width];
+        for (x, combo) in table.iter_mut().enumerate() {
             *combo = and(low[x & 7], high[x >> 3]);
         }
     }
@@ -480,15 +528,17 @@ fn and(a: Lanes, b: Lanes) -> Lanes {
     std::array::from_fn(|i| a[i] & b[i])
 }
 
-/// Σ over `short` of the keys of `base` (of the batch) disjoint from it, with `CH` chunks per key.
+/// Σ over `short` of the keys of `base` (of the batch) disjoint from it, with `CH` chunks of
+/// `width` bits per key.
 #[inline(always)]
-fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
+fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes, width: u32) -> u64 {
     let combos = &combos[..CH * COMBOS];
+    let mask = (1 << width) - 1;
     let mut sums = [0u64; WORDS];
     for &key in short {
-        let mut acc = and(*base, combos[key as usize & (COMBOS - 1)]);
+        let mut acc = and(*base, combos[key as usize & mask]);
         for c in 1..CH {
-            let x = (key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1);
+            let x = (key >> (c as u32 * width)) as usize & mask;
             acc = and(acc, combos[c * COMBOS + x]);
         }
         for i in 0..WORDS {
@@ -503,7 +553,7 @@ fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes) -
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Lanes, CHUNK, COMBOS};
+    use super::{Lanes, COMBOS};
 
     /// [`super::count_batch`], each 512-bit AND one instruction.
     #[inline]
@@ -512,8 +562,10 @@ mod avx512 {
         short: &[u64],
         combos: &[Lanes],
         base: &Lanes,
+        width: u32,
     ) -> u64 {
         let combos = &combos[..CH * super::COMBOS];
+        let mask = (1 << width) - 1;
         let load = |lanes: &Lanes| {
             // SAFETY: `lanes` is 64 readable bytes; the load needs no alignment.
             unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
@@ -521,9 +573,9 @@ mod avx512 {
         let base = load(base);
         let mut sums = _mm512_setzero_si512();
         for &key in short {
-            let mut acc = _mm512_and_si512(base, load(&combos[key as usize & (COMBOS - 1)]));
+            let mut acc = _mm512_and_si512(base, load(&combos[key as usize & mask]));
             for c in 1..CH {
-                let x = (key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1);
+                let x = (key >> (c as u32 * width)) as usize & mask;
                 acc = _mm512_and_si512(acc, load(&combos[c * COMBOS + x]));
             }
             sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
@@ -572,14 +624,20 @@ mod tests {
     #[test]
     fn transpose_moves_bit_p_of_row_i_to_bit_i_of_row_p_in_every_lane() {
         let rows: [Lanes; 64] = std::array::from_fn(|i| {
-            std::array::from_fn(|w| (i as u64 * 8 + w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            std::array::from_fn(|w| {
+                (i as u64 * 8 + w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            })
         });
         let mut t = rows;
         transpose(&mut t);
         for (i, row) in rows.iter().enumerate() {
             for (p, column) in t.iter().enumerate() {
                 for w in 0..WORDS {
-                    assert_eq!(column[w] >> i & 1, row[w] >> p & 1, "row {i}, bit {p}, lane {w}");
+                    assert_eq!(
+                        column[w] >> i & 1,
+                        row[w] >> p & 1,
+                        "row {i}, bit {p}, lane {w}"
+                    );
                 }
             }
         }
@@ -590,9 +648,9 @@ mod tests {
         #[test]
         fn long_lists_sorted_by_pivots_agree_with_the_plain_loop(
             seed in any::<u64>(),
-            bits in 20u32..=40,
+            bits in 20u32..=64,
             long_len in (PIVOT_MIN_BATCHES * BATCH)..(PIVOT_MIN_BATCHES * BATCH + 3000),
-            short_len in 1usize..300,
+            short_len in 1usize..5000,
             stride in 1usize..40,
         ) {
             // Sparse keys (each bit with probability 1/4), from a xorshift stream.
@@ -612,6 +670,10 @@ mod tests {
             let mut s = Scratch::default();
             let whole = count_plain(&long, &short);
             prop_assert_eq!(count_disjoint(&long, &short, bits, &mut s), whole);
+            // The portable version too, whatever this CPU has.
+            let c: Course = (Sample::ALL, &mut || ());
+            let portable = sliced(&long, &short, bits, c, &mut s, KeyMap::word, super::portable);
+            prop_assert_eq!(portable, whole);
             // The `stride` samples of the batches add up to the whole, sorted or not.
             for cut in [long.len(), PIVOT_MIN_BATCHES * BATCH - 1] {
                 let long = &long[..cut];
