@@ -19,11 +19,8 @@
 /// Keys per batch: one 512-bit vector per bit position.
 pub(crate) const BATCH: usize = 512;
 const WORDS: usize = BATCH / 64;
-/// Bits per chunk: 6, or 7 where that makes one chunk fewer (the table then fills the L1 cache).
 const CHUNK: u32 = 6;
-const WIDE_CHUNK: u32 = 7;
-/// Table entries per chunk, whatever its width.
-const COMBOS: usize = 1 << WIDE_CHUNK;
+const COMBOS: usize = 1 << CHUNK;
 /// The most chunks a key can have (64 bits).
 const MAX_CHUNKS: usize = 11;
 /// The most pivot bits the batches are sorted by.
@@ -58,7 +55,6 @@ impl Default for Scratch {
             map: Box::new(KeyMap {
                 bytes: [[0; 256]; 8],
                 positions: [0; 64],
-                kept: 0,
                 k: 0,
                 pivot_mask: 0,
                 kept_mask: 0,
@@ -151,8 +147,8 @@ fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scra
         let pattern = map.order[_pext_u64(key, map.pivot_mask) as usize];
         u64::from(pattern) << (64 - map.k) | _pext_u64(key, map.kept_mask)
     };
-    let count = |(ch, width), keys: &[u64], combos: &[Lanes], base: &Lanes| {
-        count_chunks!(ch, avx512::count_batch, keys, combos, base, width)
+    let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
+        count_chunks!(ch, avx512::count_batch, keys, combos, base)
     };
     sliced(long, short, bits, c, s, word, count)
 }
@@ -185,25 +181,14 @@ use count_chunks;
 
 /// The portable count of one batch, any number of chunks.
 #[inline(always)]
-fn portable((chunks, width): Chunks, short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
-    count_chunks!(chunks, count_batch, short, combos, base, width)
+fn portable(chunks: usize, short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
+    count_chunks!(chunks, count_batch, short, combos, base)
 }
 
-/// How a key is cut: chunks, and bits per chunk.
-type Chunks = (usize, u32);
-
-/// The fewest chunks that hold `bits` bits, and their width.
+/// Chunks that hold `bits` bits (at least one).
 #[inline(always)]
-fn chunks(bits: usize) -> Chunks {
-    let (narrow, wide) = (
-        bits.div_ceil(CHUNK as usize),
-        bits.div_ceil(WIDE_CHUNK as usize),
-    );
-    if wide < narrow {
-        (wide.max(1), WIDE_CHUNK)
-    } else {
-        (narrow.max(1), CHUNK)
-    }
+fn chunks(bits: usize) -> usize {
+    bits.div_ceil(CHUNK as usize).max(1)
 }
 
 /// The bit-sliced count: `long` in batches (those of the sample), every key of `short` against
@@ -213,9 +198,9 @@ fn chunks(bits: usize) -> Chunks {
 /// positions, those where a long and a short key most often clash. A batch of the sorted long list
 /// then mostly shares the high bits of its pattern. The short keys, ordered by pattern too, are
 /// counted a pattern at a time: the batch keys that lack every pivot bit of the pattern are found
-/// once for all of them (none, for three patterns in four at n = 20: skipped), so their own keys
-/// keep only the bits that are neither pivots nor absent from every short key, in fewer chunks
-/// (5 in place of 7 at n = 20). On shorter lists sorting costs more than it saves (measured), so
+/// once for all of them (none, for three short keys in four at n = 20: skipped), so their own
+/// keys keep only the bits that are neither pivots nor absent from every short key, in fewer
+/// chunks (5 in place of 7 at n = 20). On shorter lists sorting costs more than it saves (measured), so
 /// they go straight through.
 #[inline(always)]
 fn sliced(
@@ -225,7 +210,7 @@ fn sliced(
     (sample, counting): Course,
     s: &mut Scratch,
     word: impl Fn(&KeyMap, u64) -> u64,
-    count: impl Fn(Chunks, &[u64], &[Lanes], &Lanes) -> u64,
+    count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
     let batches = long.len().div_ceil(BATCH);
     // The sample's batches of `keys` (`long`, or it sorted).
@@ -251,12 +236,11 @@ fn sliced(
         let mut total = 0;
         for batch in sampled(long) {
             let (lacks, present) = transpose_batch(batch, bits);
-            fill_combos(&lacks, positions, chunks, combos);
+            fill_combos(&lacks, positions, combos);
             total += count(chunks, short, combos, &present);
         }
         return total;
     }
-    // One pivot more than it takes to tell the batches apart.
     // One pivot more than it takes to tell the batches apart, and few enough that a pattern
     // holds some SHORT_PER_PATTERN short keys.
     let log2 = |x: usize| (usize::BITS - x.leading_zeros()) as usize;
@@ -271,14 +255,14 @@ fn sliced(
     );
     sort_by_pattern(long, map, &word, false, sorted_long);
     let starts = sort_by_pattern(short, map, &word, true, sorted_short);
-    let positions = &map.positions[..map.kept as usize];
+    let positions = map.positions();
     let chunks = chunks(positions.len());
     counting();
     let mut total = 0;
     let mut bases = [[0u64; WORDS]; 1 << MAX_PIVOTS];
     for batch in sampled(sorted_long) {
         let (lacks, present) = transpose_batch(batch, bits);
-        fill_combos(&lacks, positions, chunks, combos);
+        fill_combos(&lacks, positions, combos);
         // Pattern bit i is pivot k - 1 - i; a pattern with a pivot no key of the batch lacks
         // clashes with all of them.
         let mut common = 0usize;
@@ -289,19 +273,21 @@ fn sliced(
         }
         // bases[j]: the batch keys that lack every pivot bit of pattern j, made from those of
         // j less its lowest bit (patterns that clash with the whole batch are never made).
-        bases[0] = present;
-        for j in 1..1usize << k {
-            if j & common == 0 {
-                let i = j.trailing_zeros() as usize;
-                bases[j] = and(bases[j & (j - 1)], lacks[pivots[k - 1 - i] as usize]);
-                if starts[j] < starts[j + 1] && bases[j] != [0; WORDS] {
-                    let keys = &sorted_short[starts[j]..starts[j + 1]];
-                    total += count(chunks, keys, combos, &bases[j]);
-                }
+        for j in 0..1usize << k {
+            if j & common != 0 {
+                continue;
             }
-        }
-        if starts[0] < starts[1] {
-            total += count(chunks, &sorted_short[..starts[1]], combos, &present);
+            bases[j] = match j.checked_sub(1) {
+                None => present,
+                Some(less) => {
+                    let i = j.trailing_zeros() as usize;
+                    and(bases[j & less], lacks[pivots[k - 1 - i] as usize])
+                }
+            };
+            if starts[j] < starts[j + 1] && bases[j] != [0; WORDS] {
+                let keys = &sorted_short[starts[j]..starts[j + 1]];
+                total += count(chunks, keys, combos, &bases[j]);
+            }
         }
     }
     total
@@ -316,7 +302,6 @@ fn sliced(
 pub(crate) struct KeyMap {
     bytes: [[u64; 256]; 8],
     positions: [u8; 64],
-    kept: u32,
     k: u32,
     pivot_mask: u64,
     kept_mask: u64,
@@ -335,12 +320,12 @@ impl KeyMap {
         }
         self.pivot_mask = pivots.iter().fold(0, |m, &p| m | 1 << p);
         self.kept_mask = seen & low_bits(bits) & !self.pivot_mask;
-        self.kept = 0;
+        let mut kept = 0;
         for p in 0..bits {
             if self.kept_mask >> p & 1 != 0 {
-                word_of[p as usize] = 1 << self.kept;
-                self.positions[self.kept as usize] = p as u8;
-                self.kept += 1;
+                word_of[p as usize] = 1 << kept;
+                self.positions[kept] = p as u8;
+                kept += 1;
             }
         }
         self.k = k;
@@ -360,6 +345,11 @@ impl KeyMap {
                 .map(|i| (word_of[by_position[i] as usize] >> (64 - k)) as u8)
                 .fold(0, |a, b| a | b);
         }
+    }
+
+    /// The bit of the keys that each packed bit is, in order.
+    fn positions(&self) -> &[u8] {
+        &self.positions[..self.kept_mask.count_ones() as usize]
     }
 
     /// The word of `key`, by tables.
@@ -450,39 +440,27 @@ fn transpose_batch(batch: &[u64], bits: u32) -> ([Lanes; 64], Lanes) {
     (lacks, present)
 }
 
-/// Fills `combos[c * COMBOS + x]` with the batch keys lacking every bit of `x` in chunk `c` of
-/// the keys read as `positions` (bit i of chunk c is bit `positions[c * width + i]` of the
-/// batch's keys): each the AND of one of 8 combinations of the chunk's low three bits and one of
-/// its high three or four.
+/// Fills `combos[c * 64 + x]` with the batch keys lacking every bit of `x` in chunk `c` of the
+/// keys read as `positions` (bit i of chunk c is bit `positions[6c + i]` of the batch's keys):
+/// each the AND of one of 8 combinations of the chunk's low three bits and one of its high three.
 #[inline(always)]
-fn fill_combos(
-    lacks: &[Lanes; 64],
-    positions: &[u8],
-    (chunks, width): Chunks,
-    combos: &mut [Lanes],
-) {
+fn fill_combos(lacks: &[Lanes; 64], positions: &[u8], combos: &mut [Lanes]) {
     let lack = |i: usize| {
         positions
             .get(i)
             .map_or([u64::MAX; WORDS], |&p| lacks[p as usize])
     };
-    let high_bits = width as usize - 3;
-    for c in 0..chunks {
-        let i = c * width as usize;
+    for c in 0..chunks(positions.len()) {
+        let i = c * CHUNK as usize;
         let mut low = [[u64::MAX; WORDS]; 8];
-        let mut high = [[u64::MAX; WORDS]; 16];
+        let mut high = [[u64::MAX; WORDS]; 8];
         for b in 0..3 {
             for x in 1 << b..2 << b {
                 low[x] = and(low[x ^ 1 << b], lack(i + b));
-            }
-        }
-        for b in 0..high_bits {
-            for x in 1 << b..2 << b {
                 high[x] = and(high[x ^ 1 << b], lack(i + 3 + b));
             }
         }
-        let table = &mut combos[c * COMBOS..][..1 << width];
-        for (x, combo) in table.iter_mut().enumerate() {
+        for (x, combo) in combos[c * COMBOS..][..COMBOS].iter_mut().enumerate() {
             *combo = and(low[x & 7], high[x >> 3]);
         }
     }
@@ -528,17 +506,15 @@ fn and(a: Lanes, b: Lanes) -> Lanes {
     std::array::from_fn(|i| a[i] & b[i])
 }
 
-/// Σ over `short` of the keys of `base` (of the batch) disjoint from it, with `CH` chunks of
-/// `width` bits per key.
+/// Σ over `short` of the keys of `base` (of the batch) disjoint from it, with `CH` chunks per key.
 #[inline(always)]
-fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes, width: u32) -> u64 {
+fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
     let combos = &combos[..CH * COMBOS];
-    let mask = (1 << width) - 1;
     let mut sums = [0u64; WORDS];
     for &key in short {
-        let mut acc = and(*base, combos[key as usize & mask]);
+        let mut acc = and(*base, combos[key as usize & (COMBOS - 1)]);
         for c in 1..CH {
-            let x = (key >> (c as u32 * width)) as usize & mask;
+            let x = (key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1);
             acc = and(acc, combos[c * COMBOS + x]);
         }
         for i in 0..WORDS {
@@ -553,7 +529,7 @@ fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes, w
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Lanes, COMBOS};
+    use super::{Lanes, CHUNK, COMBOS};
 
     /// [`super::count_batch`], each 512-bit AND one instruction.
     #[inline]
@@ -562,10 +538,8 @@ mod avx512 {
         short: &[u64],
         combos: &[Lanes],
         base: &Lanes,
-        width: u32,
     ) -> u64 {
         let combos = &combos[..CH * super::COMBOS];
-        let mask = (1 << width) - 1;
         let load = |lanes: &Lanes| {
             // SAFETY: `lanes` is 64 readable bytes; the load needs no alignment.
             unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
@@ -573,9 +547,9 @@ mod avx512 {
         let base = load(base);
         let mut sums = _mm512_setzero_si512();
         for &key in short {
-            let mut acc = _mm512_and_si512(base, load(&combos[key as usize & mask]));
+            let mut acc = _mm512_and_si512(base, load(&combos[key as usize & (COMBOS - 1)]));
             for c in 1..CH {
-                let x = (key >> (c as u32 * width)) as usize & mask;
+                let x = (key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1);
                 acc = _mm512_and_si512(acc, load(&combos[c * COMBOS + x]));
             }
             sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
