@@ -146,6 +146,10 @@ fn join<const USED: bool>(
         south: south_buffer,
         south_ok,
     } = buffers;
+    let north_group = q.group(north, cols, north_buffer);
+    if north_group.is_empty() {
+        return;
+    }
     south_ok.clear();
     for &b in q.group(south, all_cols ^ cols, south_buffer) {
         let (b1, b2) = q.unpack(b);
@@ -157,19 +161,21 @@ fn join<const USED: bool>(
     if south_ok.is_empty() {
         return;
     }
-    for &a in q.group(north, cols, north_buffer) {
+    // Room for every candidate at once, then every candidate written and those that fit kept:
+    // no branch in the loop.
+    let start = out.len();
+    let most = start + north_group.len() * south_ok.len();
+    out.resize(most, 0);
+    if USED {
+        used.resize(most, 0);
+    }
+    let mut len = start;
+    for &a in north_group {
         let (a1, a2) = q.unpack(a);
         if (a1 | a2) & forbid != 0 {
             continue;
         }
         let a_key = window.key(side, a1, a2);
-        // Write every candidate, keep those that fit: no branch in the loop.
-        let start = out.len();
-        out.resize(start + south_ok.len(), 0);
-        if USED {
-            used.resize(start + south_ok.len(), 0);
-        }
-        let mut len = start;
         for &[b1, b2, b_key] in south_ok.iter() {
             out[len] = a_key | b_key;
             if USED {
@@ -177,10 +183,10 @@ fn join<const USED: bool>(
             }
             len += usize::from((a1 & b1) | (a2 & b2) == 0);
         }
-        out.truncate(len);
-        if USED {
-            used.truncate(len);
-        }
+    }
+    out.truncate(len);
+    if USED {
+        used.truncate(len);
     }
 }
 
