@@ -43,6 +43,8 @@ pub(crate) struct Scratch {
     combos: Vec<Lanes>,
     long: Vec<u64>,
     short: Vec<u64>,
+    words: Vec<u64>,
+    patterns: Vec<u8>,
     map: Box<KeyMap>,
 }
 
@@ -52,9 +54,13 @@ impl Default for Scratch {
             combos: vec![[0; WORDS]; MAX_CHUNKS * COMBOS],
             long: Vec::new(),
             short: Vec::new(),
+            words: Vec::new(),
+            patterns: Vec::new(),
             map: Box::new(KeyMap {
                 bytes: [[0; 256]; 8],
+                key_bytes: 0,
                 positions: [0; 64],
+                pivots: [0; MAX_PIVOTS],
                 k: 0,
                 pivot_mask: 0,
                 kept_mask: 0,
@@ -128,12 +134,49 @@ pub(crate) fn count_sample(
         }
         if std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi2")
         {
             // SAFETY: as above.
-            return unsafe { sliced_avx2(long, short, bits, c, scratch) };
+            return unsafe { sliced_avx2(long, short, bits, c, scratch, fast_pext()) };
         }
     }
-    sliced(long, short, bits, c, scratch, KeyMap::word, portable)
+    sliced(long, short, bits, c, scratch, TABLES, portable)
+}
+
+/// How a portable count reads the keys of a pivoted count: by [`KeyMap`]'s tables.
+type Read = (fn(&KeyMap, u64) -> u64, fn(&KeyMap, u64) -> usize);
+const TABLES: Read = (KeyMap::word, KeyMap::pattern);
+
+/// The key readers of a pivoted count by `pext` (BMI2): a word, a pattern. A macro, so that the
+/// closures are made inside the function with the CPU features, and inherit them.
+#[cfg(target_arch = "x86_64")]
+macro_rules! pext_readers {
+    () => {
+        (
+            |map: &KeyMap, key: u64| {
+                let pattern = map.order[_pext_u64(key, map.pivot_mask) as usize];
+                u64::from(pattern) << (64 - map.k) | _pext_u64(key, map.kept_mask)
+            },
+            |map: &KeyMap, key: u64| map.order[_pext_u64(key, map.pivot_mask) as usize] as usize,
+        )
+    };
+}
+
+/// Whether `pext` is fast on this CPU: on every x86-64 CPU with BMI2 but AMD's (and Hygon's)
+/// before Zen 3 (family 0x19), which run it in microcode, up to hundreds of cycles.
+#[cfg(target_arch = "x86_64")]
+fn fast_pext() -> bool {
+    static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAST.get_or_init(|| {
+        use std::arch::x86_64::__cpuid;
+        const AMD: u32 = u32::from_le_bytes(*b"Auth");
+        const HYGON: u32 = u32::from_le_bytes(*b"Hygo");
+        let vendor = __cpuid(0).ebx;
+        let eax = __cpuid(1).eax;
+        let base = eax >> 8 & 0xf;
+        let family = base + if base == 0xf { eax >> 20 & 0xff } else { 0 };
+        !((vendor == AMD || vendor == HYGON) && family < 0x19)
+    })
 }
 
 /// How one count goes: the batches it does, and what it calls when they begin.
@@ -143,25 +186,37 @@ type Course<'a> = (Sample, &'a mut dyn FnMut());
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,popcnt,bmi2")]
 fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scratch) -> u64 {
     use std::arch::x86_64::_pext_u64;
-    let word = |map: &KeyMap, key: u64| {
-        let pattern = map.order[_pext_u64(key, map.pivot_mask) as usize];
-        u64::from(pattern) << (64 - map.k) | _pext_u64(key, map.kept_mask)
-    };
     let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
         count_chunks!(ch, avx512::count_batch, keys, combos, base)
     };
-    sliced(long, short, bits, c, s, word, count)
+    sliced(long, short, bits, c, s, pext_readers!(), count)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-fn sliced_avx2(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scratch) -> u64 {
-    // A closure, not `portable`: a function passed by name is called through a shim compiled
-    // without AVX2 (seen in `perf`: SSE2 code), a closure defined here inherits it.
+#[target_feature(enable = "avx2,popcnt,bmi2")]
+fn sliced_avx2(
+    long: &[u64],
+    short: &[u64],
+    bits: u32,
+    c: Course,
+    s: &mut Scratch,
+    pext: bool,
+) -> u64 {
+    use std::arch::x86_64::_pext_u64;
+    // Closures, not functions passed by name: those are called through shims compiled without
+    // AVX2 (seen in `perf`: SSE2 code); a closure made here inherits the features.
     let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
         count_chunks!(ch, avx2::count_batch, keys, combos, base)
     };
-    sliced(long, short, bits, c, s, KeyMap::word, count)
+    if pext {
+        sliced(long, short, bits, c, s, pext_readers!(), count)
+    } else {
+        let tables = (
+            |map: &KeyMap, key| map.word(key),
+            |map: &KeyMap, key| map.pattern(key),
+        );
+        sliced(long, short, bits, c, s, tables, count)
+    }
 }
 
 /// [`count_batch`] with the number of chunks made a constant.
@@ -214,7 +269,7 @@ fn sliced(
     bits: u32,
     (sample, counting): Course,
     s: &mut Scratch,
-    word: impl Fn(&KeyMap, u64) -> u64,
+    (word, pattern): (impl Fn(&KeyMap, u64) -> u64, impl Fn(&KeyMap, u64) -> usize),
     count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
     let batches = long.len().div_ceil(BATCH);
@@ -230,6 +285,8 @@ fn sliced(
         combos,
         long: sorted_long,
         short: sorted_short,
+        words,
+        patterns,
         map,
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
@@ -258,8 +315,22 @@ fn sliced(
         &pivots[..k],
         short.iter().fold(0, |all, &key| all | key),
     );
-    sort_by_pattern(long, map, &word, false, sorted_long);
-    let starts = sort_by_pattern(short, map, &word, true, sorted_short);
+    // The long keys as they are, by their pivot bits; the short ones packed. Patterns (and
+    // words) are read once, in loops (closures would lose the caller's CPU features).
+    let k_bits = map.k;
+    patterns.resize(long.len(), 0);
+    for (p, &key) in patterns.iter_mut().zip(long) {
+        *p = pattern(map, key) as u8;
+    }
+    sort_by_pattern(long, patterns, k_bits, sorted_long);
+    patterns.resize(short.len(), 0);
+    words.resize(short.len(), 0);
+    for ((p, w), &key) in patterns.iter_mut().zip(words.iter_mut()).zip(short) {
+        let word = word(map, key);
+        *p = (word >> (64 - k_bits)) as u8;
+        *w = word & low_bits(64 - k_bits);
+    }
+    let starts = sort_by_pattern(words, patterns, k_bits, sorted_short);
     let positions = map.positions();
     let chunks = chunks(positions.len());
     counting();
@@ -306,7 +377,11 @@ fn sliced(
 #[derive(Clone)]
 pub(crate) struct KeyMap {
     bytes: [[u64; 256]; 8],
+    /// Bytes of a key that hold bits: the tables read.
+    key_bytes: usize,
     positions: [u8; 64],
+    /// The pivots, first (highest pattern bit) first.
+    pivots: [u32; MAX_PIVOTS],
     k: u32,
     pivot_mask: u64,
     kept_mask: u64,
@@ -334,7 +409,9 @@ impl KeyMap {
             }
         }
         self.k = k;
-        for (b, table) in self.bytes.iter_mut().enumerate() {
+        self.pivots[..pivots.len()].copy_from_slice(pivots);
+        self.key_bytes = bits.div_ceil(8) as usize;
+        for (b, table) in self.bytes.iter_mut().enumerate().take(self.key_bytes) {
             table[0] = 0;
             for v in 1..256 {
                 table[v] = table[v & (v - 1)] | word_of[b * 8 + v.trailing_zeros() as usize];
@@ -352,6 +429,16 @@ impl KeyMap {
         }
     }
 
+    /// The pattern of `key`: its pivot bits, the first pivot highest.
+    #[inline(always)]
+    fn pattern(&self, key: u64) -> usize {
+        let mut pattern = 0;
+        for &p in &self.pivots[..self.k as usize] {
+            pattern = pattern << 1 | (key >> p & 1) as usize;
+        }
+        pattern
+    }
+
     /// The bit of the keys that each packed bit is, in order.
     fn positions(&self) -> &[u8] {
         &self.positions[..self.kept_mask.count_ones() as usize]
@@ -361,7 +448,7 @@ impl KeyMap {
     #[inline(always)]
     fn word(&self, key: u64) -> u64 {
         let mut w = 0;
-        for (b, table) in self.bytes.iter().enumerate() {
+        for (b, table) in self.bytes[..self.key_bytes].iter().enumerate() {
             w |= table[(key >> (8 * b)) as u8 as usize];
         }
         w
@@ -393,33 +480,29 @@ fn choose_pivots(long: &[u64], short: &[u64], k: usize) -> [u32; MAX_PIVOTS] {
     pivots
 }
 
-/// Copies `keys` into `out` ordered by pattern (a counting sort over the `2^k` patterns of their
-/// words, read by `word`), as they are or (`packed`) as their kept bits, and returns where each
-/// pattern starts (and, last, the end).
+/// Copies `values` into `out` ordered by their `patterns` (same index; a counting sort over `2^k`
+/// patterns), and returns where each pattern starts (and, last, the end).
 #[inline(always)]
 fn sort_by_pattern(
-    keys: &[u64],
-    map: &KeyMap,
-    word: &impl Fn(&KeyMap, u64) -> u64,
-    packed: bool,
+    values: &[u64],
+    patterns: &[u8],
+    k: u32,
     out: &mut Vec<u64>,
 ) -> [usize; (1 << MAX_PIVOTS) + 1] {
-    let k = map.k;
     let mut starts = [0usize; (1 << MAX_PIVOTS) + 1];
-    for &key in keys {
-        starts[(word(map, key) >> (64 - k)) as usize + 1] += 1;
+    for &p in patterns {
+        starts[p as usize + 1] += 1;
     }
     for j in 0..1 << k {
         starts[j + 1] += starts[j];
     }
     let mut next = starts;
-    out.clear();
-    out.resize(keys.len(), 0);
-    for &key in keys {
-        let w = word(map, key);
-        let p = (w >> (64 - k)) as usize;
-        out[next[p]] = if packed { w & low_bits(64 - k) } else { key };
-        next[p] += 1;
+    // Every slot is written (the sort is a permutation): what `out` held is not zeroed first.
+    out.resize(values.len(), 0);
+    let out = &mut out[..];
+    for (&value, &p) in values.iter().zip(patterns) {
+        out[next[p as usize]] = value;
+        next[p as usize] += 1;
     }
     starts
 }
@@ -648,17 +731,20 @@ mod tests {
                 bits,
                 (Sample::ALL, &mut || ()),
                 s,
-                KeyMap::word,
+                TABLES,
                 portable,
             ),
         )];
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
-            if has!("avx2") && has!("popcnt") {
-                // SAFETY: the CPU has the features the function is compiled for.
-                let count = unsafe { sliced_avx2(long, short, bits, (Sample::ALL, &mut || ()), s) };
-                counts.push(("avx2", count));
+            if has!("avx2") && has!("popcnt") && has!("bmi2") {
+                for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
+                    // SAFETY: the CPU has the features the function is compiled for.
+                    let c: Course = (Sample::ALL, &mut || ());
+                    let count = unsafe { sliced_avx2(long, short, bits, c, s, pext) };
+                    counts.push((path, count));
+                }
             }
             if has!("avx512f")
                 && has!("avx512vpopcntdq")
