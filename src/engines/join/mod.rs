@@ -303,7 +303,8 @@ impl Join {
 /// Sets `out` to the `keys` whose `used` mask (same index) has no bit of `forbid`: every key
 /// written, the cursor moved past those that fit, so the loop has no branch to mispredict.
 fn keep_clear(keys: &[u64], used: &[u64], forbid: u64, out: &mut Vec<u64>) {
-    out.clear();
+    // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
+    // written, the rest cut off.
     out.resize(keys.len(), 0);
     let mut len = 0;
     for (&key, &u) in keys.iter().zip(used) {
