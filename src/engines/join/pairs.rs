@@ -373,7 +373,7 @@ fn sliced(
 /// bits, the first pivot highest) in its top `k` bits and below them its *kept* bits (neither
 /// pivots nor absent from every short key) packed together, bit `i` of the packing being bit
 /// `positions[i]` of the key. Read by table lookups a byte at a time ([`KeyMap::word`]) or, where
-/// the CPU has it, with `pext` and one lookup.
+/// the CPU has a fast one ([`fast_pext`]), with `pext` and one lookup.
 #[derive(Clone)]
 pub(crate) struct KeyMap {
     bytes: [[u64; 256]; 8],
