@@ -70,6 +70,32 @@ impl Default for Scratch {
     }
 }
 
+/// The key readers of a pivoted count by [`KeyMap`]'s tables: a word, a pattern. Macros (this
+/// one and `pext_readers`) so that the closures are made inside the function that uses them
+/// and inherit its CPU features.
+macro_rules! table_readers {
+    () => {
+        (
+            |map: &KeyMap, key: u64| map.word(key),
+            |map: &KeyMap, key: u64| map.pattern(key),
+        )
+    };
+}
+
+/// The key readers of a pivoted count by `pext` (BMI2): a word, a pattern.
+#[cfg(target_arch = "x86_64")]
+macro_rules! pext_readers {
+    () => {{
+        let pattern = |map: &KeyMap, key: u64| map.order[_pext_u64(key, map.pivot_mask) as usize];
+        (
+            move |map: &KeyMap, key: u64| {
+                u64::from(pattern(map, key)) << (64 - map.k) | _pext_u64(key, map.kept_mask)
+            },
+            move |map: &KeyMap, key: u64| usize::from(pattern(map, key)),
+        )
+    }};
+}
+
 /// Pairs `(x, y)` of `a` × `b` with `x & y == 0`, by testing each: the reference.
 pub(crate) fn count_plain(a: &[u64], b: &[u64]) -> u64 {
     a.iter()
@@ -121,45 +147,36 @@ pub(crate) fn count_sample(
     let c = (sample, counting);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi2")
-        {
-            // SAFETY: the CPU has every feature the function is compiled for (the six checked
-            // just above are those of its `target_feature` list).
+        if has_avx512() {
+            // SAFETY: the CPU has every feature the function is compiled for (`has_avx512`
+            // checks its `target_feature` list).
             return unsafe { sliced_avx512(long, short, bits, c, scratch) };
         }
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi2")
-        {
-            // SAFETY: as above.
+        if has_avx2() {
+            // SAFETY: as above, with `has_avx2`.
             return unsafe { sliced_avx2(long, short, bits, c, scratch, fast_pext()) };
         }
     }
-    sliced(long, short, bits, c, scratch, TABLES, portable)
+    sliced(long, short, bits, c, scratch, table_readers!(), portable)
 }
 
-/// How a portable count reads the keys of a pivoted count: by [`KeyMap`]'s tables.
-type Read = (fn(&KeyMap, u64) -> u64, fn(&KeyMap, u64) -> usize);
-const TABLES: Read = (KeyMap::word, KeyMap::pattern);
-
-/// The key readers of a pivoted count by `pext` (BMI2): a word, a pattern. A macro, so that the
-/// closures are made inside the function with the CPU features, and inherit them.
+/// Whether this CPU has the features of [`sliced_avx512`].
 #[cfg(target_arch = "x86_64")]
-macro_rules! pext_readers {
-    () => {
-        (
-            |map: &KeyMap, key: u64| {
-                let pattern = map.order[_pext_u64(key, map.pivot_mask) as usize];
-                u64::from(pattern) << (64 - map.k) | _pext_u64(key, map.kept_mask)
-            },
-            |map: &KeyMap, key: u64| map.order[_pext_u64(key, map.pivot_mask) as usize] as usize,
-        )
-    };
+fn has_avx512() -> bool {
+    use std::arch::is_x86_feature_detected as has;
+    has!("avx512f")
+        && has!("avx512vpopcntdq")
+        && has!("avx512bw")
+        && has!("avx512vl")
+        && has!("popcnt")
+        && has!("bmi2")
+}
+
+/// Whether this CPU has the features of [`sliced_avx2`].
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    use std::arch::is_x86_feature_detected as has;
+    has!("avx2") && has!("popcnt") && has!("bmi2")
 }
 
 /// Whether `pext` is fast on this CPU: on every x86-64 CPU with BMI2 but AMD's (and Hygon's)
@@ -211,11 +228,7 @@ fn sliced_avx2(
     if pext {
         sliced(long, short, bits, c, s, pext_readers!(), count)
     } else {
-        let tables = (
-            |map: &KeyMap, key| map.word(key),
-            |map: &KeyMap, key| map.pattern(key),
-        );
-        sliced(long, short, bits, c, s, tables, count)
+        sliced(long, short, bits, c, s, table_readers!(), count)
     }
 }
 
@@ -317,20 +330,19 @@ fn sliced(
     );
     // The long keys as they are, by their pivot bits; the short ones packed. Patterns (and
     // words) are read once, in loops (closures would lose the caller's CPU features).
-    let k_bits = map.k;
     patterns.resize(long.len(), 0);
     for (p, &key) in patterns.iter_mut().zip(long) {
         *p = pattern(map, key) as u8;
     }
-    sort_by_pattern(long, patterns, k_bits, sorted_long);
+    sort_by_pattern(long, patterns, k, sorted_long);
     patterns.resize(short.len(), 0);
     words.resize(short.len(), 0);
     for ((p, w), &key) in patterns.iter_mut().zip(words.iter_mut()).zip(short) {
         let word = word(map, key);
-        *p = (word >> (64 - k_bits)) as u8;
-        *w = word & low_bits(64 - k_bits);
+        *p = (word >> (64 - k)) as u8;
+        *w = word & low_bits(64 - k as u32);
     }
-    let starts = sort_by_pattern(words, patterns, k_bits, sorted_short);
+    let starts = sort_by_pattern(words, patterns, k, sorted_short);
     let positions = map.positions();
     let chunks = chunks(positions.len());
     counting();
@@ -486,7 +498,7 @@ fn choose_pivots(long: &[u64], short: &[u64], k: usize) -> [u32; MAX_PIVOTS] {
 fn sort_by_pattern(
     values: &[u64],
     patterns: &[u8],
-    k: u32,
+    k: usize,
     out: &mut Vec<u64>,
 ) -> [usize; (1 << MAX_PIVOTS) + 1] {
     let mut starts = [0usize; (1 << MAX_PIVOTS) + 1];
@@ -731,14 +743,13 @@ mod tests {
                 bits,
                 (Sample::ALL, &mut || ()),
                 s,
-                TABLES,
+                table_readers!(),
                 portable,
             ),
         )];
         #[cfg(target_arch = "x86_64")]
         {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx2") && has!("popcnt") && has!("bmi2") {
+            if has_avx2() {
                 for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
                     // SAFETY: the CPU has the features the function is compiled for.
                     let c: Course = (Sample::ALL, &mut || ());
@@ -746,12 +757,7 @@ mod tests {
                     counts.push((path, count));
                 }
             }
-            if has!("avx512f")
-                && has!("avx512vpopcntdq")
-                && has!("avx512bw")
-                && has!("avx512vl")
-                && has!("bmi2")
-            {
+            if has_avx512() {
                 // SAFETY: as above.
                 let count =
                     unsafe { sliced_avx512(long, short, bits, (Sample::ALL, &mut || ()), s) };
