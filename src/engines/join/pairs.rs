@@ -180,7 +180,8 @@ fn has_avx2() -> bool {
 }
 
 /// Whether `pext` is fast on this CPU: on every x86-64 CPU with BMI2 but AMD's (and Hygon's)
-/// before Zen 3 (family 0x19), which run it in microcode, up to hundreds of cycles.
+/// before Zen 3 (family 0x19), which run it in microcode (tens to hundreds of cycles, by published
+/// instruction tables).
 #[cfg(target_arch = "x86_64")]
 fn fast_pext() -> bool {
     static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
