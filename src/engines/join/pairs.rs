@@ -713,25 +713,52 @@ mod avx2 {
             _mm256_add_epi8(a, b)
         };
         let base = load(base);
+        let combo = |c: usize, key: u64| {
+            &combos[c * COMBOS + ((key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1))]
+        };
         let mut sums = _mm256_setzero_si256();
-        for keys in short.chunks(KEYS_PER_SUM) {
-            let mut bytes = _mm256_setzero_si256();
-            for &key in keys {
-                let first = load(&combos[key as usize & (COMBOS - 1)]);
-                let (mut x, mut y) = (
-                    _mm256_and_si256(base.0, first.0),
-                    _mm256_and_si256(base.1, first.1),
-                );
-                for c in 1..CH {
-                    let next = load(
-                        &combos[c * COMBOS + ((key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1))],
-                    );
-                    x = _mm256_and_si256(x, next.0);
-                    y = _mm256_and_si256(y, next.1);
+        let empty = |v: __m256i| _mm256_testz_si256(v, v) != 0;
+        match (empty(base.0), empty(base.1)) {
+            (true, true) => {}
+            (false, false) => {
+                for keys in short.chunks(KEYS_PER_SUM) {
+                    let mut bytes = _mm256_setzero_si256();
+                    for &key in keys {
+                        let (mut x, mut y) = base;
+                        for c in 0..CH {
+                            let next = load(combo(c, key));
+                            x = _mm256_and_si256(x, next.0);
+                            y = _mm256_and_si256(y, next.1);
+                        }
+                        bytes = _mm256_add_epi8(bytes, _mm256_add_epi8(ones(x), ones(y)));
+                    }
+                    sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
                 }
-                bytes = _mm256_add_epi8(bytes, _mm256_add_epi8(ones(x), ones(y)));
             }
-            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
+            // One half of the batch has no key to meet (sorted batches often do): the other
+            // half alone, one 256-bit AND per chunk.
+            (high, _) => {
+                let half = |lanes: &Lanes| {
+                    let (low, high_half) = load(lanes);
+                    if high {
+                        high_half
+                    } else {
+                        low
+                    }
+                };
+                let base = if high { base.1 } else { base.0 };
+                for keys in short.chunks(KEYS_PER_SUM) {
+                    let mut bytes = _mm256_setzero_si256();
+                    for &key in keys {
+                        let mut x = base;
+                        for c in 0..CH {
+                            x = _mm256_and_si256(x, half(combo(c, key)));
+                        }
+                        bytes = _mm256_add_epi8(bytes, ones(x));
+                    }
+                    sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
+                }
+            }
         }
         let mut lanes = [0u64; 4];
         // SAFETY: `lanes` is 32 writable bytes.
@@ -879,6 +906,36 @@ mod tests {
                 }
                 prop_assert_eq!(sum, count_plain(long, &short));
             }
+        }
+    }
+
+    /// The AVX2 count of a base with one empty half (the half-width loop) and with none.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_counts_a_half_batch_as_the_portable_count_does() {
+        if !has_avx2() {
+            return;
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let combos: Vec<Lanes> = (0..3 * COMBOS)
+            .map(|_| std::array::from_fn(|_| next() | next()))
+            .collect();
+        let short: Vec<u64> = (0..100).map(|_| next()).collect();
+        let full: Lanes = std::array::from_fn(|_| next());
+        for base in [full, keep(full, 0..4), keep(full, 4..8), [0; WORDS]] {
+            // SAFETY: the CPU has AVX2.
+            let avx2 = unsafe { avx2::count_batch::<3>(&short, &combos, &base) };
+            assert_eq!(avx2, count_batch::<3>(&short, &combos, &base));
+        }
+        /// `lanes` with only its words `words` kept.
+        fn keep(lanes: Lanes, words: std::ops::Range<usize>) -> Lanes {
+            std::array::from_fn(|w| if words.contains(&w) { lanes[w] } else { 0 })
         }
     }
 
