@@ -26,8 +26,9 @@ const COMBOS: usize = 1 << CHUNK;
 const MAX_CHUNKS: usize = 11;
 /// The most pivot bits the batches are sorted by.
 const MAX_PIVOTS: usize = 8;
-/// Lists shorter than this many batches are not sorted by pivots.
-const PIVOT_MIN_BATCHES: usize = 32;
+/// Lists are sorted by pivots when they hold at least this many pairs per key, (long × short) /
+/// (long + short): the sorts cost per key, the pivots save per pair.
+const PIVOT_PAIRS_PER_KEY: usize = 2048;
 /// Short keys a pattern holds at least, on average.
 const SHORT_PER_PATTERN: usize = 32;
 /// Keys of each list looked at to choose the pivots.
@@ -149,17 +150,16 @@ pub(crate) fn count_sample(
         return count_plain(a, b);
     }
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    // Lists too short to be sorted by pivots go in batches whichever way costs less: a batch's
-    // set-up costs about SETUP_KEYS keys counted against it, so (n = 19's typical unit) 4,466
-    // keys against 1,916 cost less in 4 batches of the 1,916 than in 9 of the 4,466.
+    // Lists not sorted by pivots go in batches whichever way costs less (a whole count's: a
+    // sample is of the longer list's batches): a batch's set-up costs about SETUP_KEYS keys
+    // counted against it, so (n = 19's typical unit) 4,466 keys against 1,916 cost less in 4
+    // batches of the 1,916 than in 9 of the 4,466.
     let cost =
         |batched: &[u64], other: &[u64]| batched.len().div_ceil(BATCH) * (SETUP_KEYS + other.len());
-    let (long, short) =
-        if long.len() >= PIVOT_MIN_BATCHES * BATCH || cost(long, short) <= cost(short, long) {
-            (long, short)
-        } else {
-            (short, long)
-        };
+    let swap = sample == Sample::ALL
+        && !pivoted(long.len(), short.len())
+        && cost(short, long) < cost(long, short);
+    let (long, short) = if swap { (short, long) } else { (long, short) };
     let c = (sample, counting);
     #[cfg(target_arch = "x86_64")]
     {
@@ -174,6 +174,12 @@ pub(crate) fn count_sample(
         }
     }
     sliced(long, short, bits, c, scratch, table_readers!(), portable)
+}
+
+/// Whether lists of these lengths are sorted by pivots ([`PIVOT_PAIRS_PER_KEY`]).
+#[inline(always)]
+fn pivoted(long: usize, short: usize) -> bool {
+    long * short >= PIVOT_PAIRS_PER_KEY * (long + short)
 }
 
 /// Whether this CPU has the features of [`sliced_avx512`].
@@ -320,7 +326,7 @@ fn sliced(
         map,
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
-    if batches < PIVOT_MIN_BATCHES {
+    if !pivoted(long.len(), short.len()) {
         counting();
         let every_bit: [u8; 64] = std::array::from_fn(|p| p as u8);
         let positions = &every_bit[..bits as usize];
@@ -870,8 +876,8 @@ mod tests {
         fn long_lists_sorted_by_pivots_agree_with_the_plain_loop(
             seed in any::<u64>(),
             bits in 20u32..=64,
-            long_len in (PIVOT_MIN_BATCHES * BATCH)..(PIVOT_MIN_BATCHES * BATCH + 3000),
-            short_len in 1usize..5000,
+            long_len in 16_384usize..20_000,
+            short_len in 2_500usize..6_000,
             stride in 1usize..40,
         ) {
             // Sparse keys (each bit with probability 1/4), from a xorshift stream.
@@ -894,8 +900,9 @@ mod tests {
             for (path, count) in every_path(&long, &short, bits, &mut s) {
                 prop_assert_eq!(count, whole, "{}", path);
             }
+            prop_assert!(pivoted(long.len(), short.len()));
             // The `stride` samples of the batches add up to the whole, sorted or not.
-            for cut in [long.len(), PIVOT_MIN_BATCHES * BATCH - 1] {
+            for cut in [long.len(), 3_000] {
                 let long = &long[..cut];
                 let mut sum = 0;
                 for offset in 0..stride {
