@@ -26,9 +26,12 @@ const COMBOS: usize = 1 << CHUNK;
 const MAX_CHUNKS: usize = 11;
 /// The most pivot bits the batches are sorted by.
 const MAX_PIVOTS: usize = 8;
-/// Lists are sorted by pivots when they hold at least this many pairs per key, (long × short) /
-/// (long + short): the sorts cost per key, the pivots save per pair.
-const PIVOT_PAIRS_PER_KEY: usize = 2048;
+/// When the AVX2 and portable counts sort by pivots: from 2,048 pairs per key, (long × short) /
+/// (long + short), as the sorts cost per key and the pivots save per pair (measured with AVX2).
+const SORT: SortWhen = SortWhen::PairsPerKey(2048);
+/// When the AVX-512 count sorts by pivots: from 32 batches of the long list, as measured with it
+/// (the pairs-per-key rule was measured without AVX-512, whose count has no half batches).
+const SORT_AVX512: SortWhen = SortWhen::Batches(32);
 /// Short keys a pattern holds at least, on average.
 const SHORT_PER_PATTERN: usize = 32;
 /// Keys of each list looked at to choose the pivots.
@@ -156,11 +159,15 @@ pub(crate) fn count_sample(
     // batches of the 1,916 than in 9 of the 4,466.
     let cost =
         |batched: &[u64], other: &[u64]| batched.len().div_ceil(BATCH) * (SETUP_KEYS + other.len());
+    #[cfg(target_arch = "x86_64")]
+    let when = if has_avx512() { SORT_AVX512 } else { SORT };
+    #[cfg(not(target_arch = "x86_64"))]
+    let when = SORT;
     let swap = sample == Sample::ALL
-        && !pivoted(long.len(), short.len())
+        && !when.sorts(long.len(), short.len())
         && cost(short, long) < cost(long, short);
     let (long, short) = if swap { (short, long) } else { (long, short) };
-    let c = (sample, counting);
+    let c = (sample, when, counting);
     #[cfg(target_arch = "x86_64")]
     {
         if has_avx512() {
@@ -176,10 +183,24 @@ pub(crate) fn count_sample(
     sliced(long, short, bits, c, scratch, table_readers!(), portable)
 }
 
-/// Whether lists of these lengths are sorted by pivots ([`PIVOT_PAIRS_PER_KEY`]).
-#[inline(always)]
-fn pivoted(long: usize, short: usize) -> bool {
-    long * short >= PIVOT_PAIRS_PER_KEY * (long + short)
+/// When a count sorts its lists by pivots.
+#[derive(Debug, Clone, Copy)]
+enum SortWhen {
+    /// The long list has at least this many batches.
+    Batches(usize),
+    /// The lists hold at least this many pairs per key.
+    PairsPerKey(usize),
+}
+
+impl SortWhen {
+    /// Whether lists of these lengths are sorted.
+    #[inline(always)]
+    fn sorts(self, long: usize, short: usize) -> bool {
+        match self {
+            SortWhen::Batches(b) => long >= b * BATCH,
+            SortWhen::PairsPerKey(p) => long * short >= p * (long + short),
+        }
+    }
 }
 
 /// Whether this CPU has the features of [`sliced_avx512`].
@@ -219,8 +240,9 @@ fn fast_pext() -> bool {
     })
 }
 
-/// How one count goes: the batches it does, and what it calls when they begin.
-type Course<'a> = (Sample, &'a mut dyn FnMut());
+/// How one count goes: the batches it does, when it sorts by pivots, and what it calls when the
+/// batches begin.
+type Course<'a> = (Sample, SortWhen, &'a mut dyn FnMut());
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,popcnt,bmi2")]
@@ -303,7 +325,7 @@ fn sliced(
     long: &[u64],
     short: &[u64],
     bits: u32,
-    (sample, counting): Course,
+    (sample, when, counting): Course,
     s: &mut Scratch,
     (word, pattern): (impl Fn(&KeyMap, u64) -> u64, impl Fn(&KeyMap, u64) -> usize),
     count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
@@ -326,7 +348,7 @@ fn sliced(
         map,
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
-    if !pivoted(long.len(), short.len()) {
+    if !when.sorts(long.len(), short.len()) {
         counting();
         let every_bit: [u8; 64] = std::array::from_fn(|p| p as u8);
         let positions = &every_bit[..bits as usize];
@@ -811,7 +833,7 @@ mod tests {
                 long,
                 short,
                 bits,
-                (Sample::ALL, &mut || ()),
+                (Sample::ALL, SORT, &mut || ()),
                 s,
                 table_readers!(),
                 portable,
@@ -822,15 +844,16 @@ mod tests {
             if has_avx2() {
                 for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
                     // SAFETY: the CPU has the features the function is compiled for.
-                    let c: Course = (Sample::ALL, &mut || ());
+                    let c: Course = (Sample::ALL, SORT, &mut || ());
                     let count = unsafe { sliced_avx2(long, short, bits, c, s, pext) };
                     counts.push((path, count));
                 }
             }
             if has_avx512() {
                 // SAFETY: as above.
-                let count =
-                    unsafe { sliced_avx512(long, short, bits, (Sample::ALL, &mut || ()), s) };
+                let count = unsafe {
+                    sliced_avx512(long, short, bits, (Sample::ALL, SORT_AVX512, &mut || ()), s)
+                };
                 counts.push(("avx512", count));
             }
         }
@@ -920,7 +943,8 @@ mod tests {
             for (path, count) in every_path(&long, &short, bits, &mut s) {
                 prop_assert_eq!(count, whole, "{}", path);
             }
-            prop_assert!(pivoted(long.len(), short.len()));
+            prop_assert!(SORT.sorts(long.len(), short.len()));
+            prop_assert!(SORT_AVX512.sorts(long.len(), short.len()));
             // The `stride` samples of the batches add up to the whole, sorted or not.
             for cut in [long.len(), 3_000] {
                 let long = &long[..cut];
