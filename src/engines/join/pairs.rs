@@ -153,21 +153,7 @@ pub(crate) fn count_sample(
         return count_plain(a, b);
     }
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    // Lists not sorted by pivots go in batches whichever way costs less (a whole count's: a
-    // sample is of the longer list's batches): a batch's set-up costs about SETUP_KEYS keys
-    // counted against it, so (n = 19's typical unit) 4,466 keys against 1,916 cost less in 4
-    // batches of the 1,916 than in 9 of the 4,466.
-    let cost =
-        |batched: &[u64], other: &[u64]| batched.len().div_ceil(BATCH) * (SETUP_KEYS + other.len());
-    #[cfg(target_arch = "x86_64")]
-    let when = if has_avx512() { SORT_AVX512 } else { SORT };
-    #[cfg(not(target_arch = "x86_64"))]
-    let when = SORT;
-    let swap = sample == Sample::ALL
-        && !when.sorts(long.len(), short.len())
-        && cost(short, long) < cost(long, short);
-    let (long, short) = if swap { (short, long) } else { (long, short) };
-    let c = (sample, when, counting);
+    let c = (sample, counting);
     #[cfg(target_arch = "x86_64")]
     {
         if has_avx512() {
@@ -180,7 +166,15 @@ pub(crate) fn count_sample(
             return unsafe { sliced_avx2(long, short, bits, c, scratch, fast_pext()) };
         }
     }
-    sliced(long, short, bits, c, scratch, table_readers!(), portable)
+    sliced(
+        long,
+        short,
+        bits,
+        (c, SORT),
+        scratch,
+        table_readers!(),
+        portable,
+    )
 }
 
 /// When a count sorts its lists by pivots.
@@ -240,9 +234,8 @@ fn fast_pext() -> bool {
     })
 }
 
-/// How one count goes: the batches it does, when it sorts by pivots, and what it calls when the
-/// batches begin.
-type Course<'a> = (Sample, SortWhen, &'a mut dyn FnMut());
+/// How one count goes: the batches it does, and what it calls when they begin.
+type Course<'a> = (Sample, &'a mut dyn FnMut());
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,popcnt,bmi2")]
@@ -251,7 +244,15 @@ fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scra
     let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
         count_chunks!(ch, avx512::count_batch, keys, combos, base)
     };
-    sliced(long, short, bits, c, s, pext_readers!(), count)
+    sliced(
+        long,
+        short,
+        bits,
+        (c, SORT_AVX512),
+        s,
+        pext_readers!(),
+        count,
+    )
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -271,9 +272,9 @@ fn sliced_avx2(
         count_chunks!(ch, avx2::count_batch, keys, combos, base)
     };
     if pext {
-        sliced(long, short, bits, c, s, pext_readers!(), count)
+        sliced(long, short, bits, (c, SORT), s, pext_readers!(), count)
     } else {
-        sliced(long, short, bits, c, s, table_readers!(), count)
+        sliced(long, short, bits, (c, SORT), s, table_readers!(), count)
     }
 }
 
@@ -309,27 +310,40 @@ fn chunks(bits: usize) -> usize {
     bits.div_ceil(CHUNK as usize).max(1)
 }
 
-/// The bit-sliced count: `long` in batches (those of the sample), every key of `short` against
-/// each batch with `count`.
+/// The bit-sliced count: one list in batches (those of the sample), every key of the other
+/// against each batch with `count`, the lists sorted by pivots when the path's rule `when` says.
 ///
-/// Long lists (n ≥ 20) are first ordered by *pattern*: the bits each key has among a few pivot
+/// Lists sorted (n = 18's units, most of n ≥ 20's) are first ordered by *pattern*: the bits each key has among a few pivot
 /// positions, those where a long and a short key most often clash. A batch of the sorted long list
 /// then mostly shares the high bits of its pattern. The short keys, ordered by pattern too, are
 /// counted a pattern at a time: the batch keys that lack every pivot bit of the pattern are found
 /// once for all of them (none, for three short keys in four at n = 20: skipped), so their own
 /// keys keep only the bits that are neither pivots nor absent from every short key, in fewer
-/// chunks (5 in place of 7 at n = 20). On shorter lists sorting costs more than it saves (measured), so
-/// they go straight through.
+/// chunks (5 in place of 7 at n = 20). Lists with fewer pairs per key go straight through, the
+/// cheaper one in batches.
 #[inline(always)]
 fn sliced(
     long: &[u64],
     short: &[u64],
     bits: u32,
-    (sample, when, counting): Course,
+    ((sample, counting), when): (Course, SortWhen),
     s: &mut Scratch,
     (word, pattern): (impl Fn(&KeyMap, u64) -> u64, impl Fn(&KeyMap, u64) -> usize),
     count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
+    // Lists not sorted go in batches whichever way costs less, for a whole count (a sample is of
+    // the longer list's batches): a batch's set-up costs about SETUP_KEYS keys counted against
+    // it, so n = 19's average unit, 4,466 keys against 1,916, costs less in 4 batches of the
+    // 1,916 than in 9 of the 4,466.
+    let cost =
+        |batched: &[u64], other: &[u64]| batched.len().div_ceil(BATCH) * (SETUP_KEYS + other.len());
+    let sorts = when.sorts(long.len(), short.len());
+    let (long, short) = if sample == Sample::ALL && !sorts && cost(short, long) < cost(long, short)
+    {
+        (short, long)
+    } else {
+        (long, short)
+    };
     let batches = long.len().div_ceil(BATCH);
     // The sample's batches of `keys` (`long`, or it sorted).
     let sampled = |keys| {
@@ -348,7 +362,7 @@ fn sliced(
         map,
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
-    if !when.sorts(long.len(), short.len()) {
+    if !sorts {
         counting();
         let every_bit: [u8; 64] = std::array::from_fn(|p| p as u8);
         let positions = &every_bit[..bits as usize];
@@ -764,49 +778,49 @@ mod avx2 {
         let combo = |c: usize, key: u64| {
             &combos[c * COMBOS + ((key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1))]
         };
-        let mut sums = _mm256_setzero_si256();
         let empty = |v: __m256i| _mm256_testz_si256(v, v) != 0;
         match (empty(base.0), empty(base.1)) {
-            (true, true) => {}
-            (false, false) => {
-                for keys in short.chunks(KEYS_PER_SUM) {
-                    let mut bytes = _mm256_setzero_si256();
-                    for &key in keys {
-                        let (mut x, mut y) = base;
-                        for c in 0..CH {
-                            let next = load(combo(c, key));
-                            x = _mm256_and_si256(x, next.0);
-                            y = _mm256_and_si256(y, next.1);
-                        }
-                        bytes = _mm256_add_epi8(bytes, _mm256_add_epi8(ones(x), ones(y)));
-                    }
-                    sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
+            (true, true) => 0,
+            (false, false) => tally(short, |key| {
+                let (mut x, mut y) = base;
+                for c in 0..CH {
+                    let next = load(combo(c, key));
+                    x = _mm256_and_si256(x, next.0);
+                    y = _mm256_and_si256(y, next.1);
                 }
-            }
+                _mm256_add_epi8(ones(x), ones(y))
+            }),
             // One half of the batch has no key to meet (sorted batches often do): the other
             // half alone, one 256-bit AND per chunk.
-            (high, _) => {
-                let half = |lanes: &Lanes| {
-                    let (low, high_half) = load(lanes);
-                    if high {
-                        high_half
-                    } else {
-                        low
+            (low_empty, _) => {
+                let (base, at) = if low_empty { (base.1, 4) } else { (base.0, 0) };
+                tally(short, |key| {
+                    let mut x = base;
+                    for c in 0..CH {
+                        // SAFETY: words `at..at + 4` of a combination (at ≤ 4) are 32 readable
+                        // bytes; the load needs no alignment.
+                        let half =
+                            unsafe { _mm256_loadu_si256(combo(c, key).as_ptr().add(at).cast()) };
+                        x = _mm256_and_si256(x, half);
                     }
-                };
-                let base = if high { base.1 } else { base.0 };
-                for keys in short.chunks(KEYS_PER_SUM) {
-                    let mut bytes = _mm256_setzero_si256();
-                    for &key in keys {
-                        let mut x = base;
-                        for c in 0..CH {
-                            x = _mm256_and_si256(x, half(combo(c, key)));
-                        }
-                        bytes = _mm256_add_epi8(bytes, ones(x));
-                    }
-                    sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
-                }
+                    ones(x)
+                })
             }
+        }
+    }
+
+    /// Σ over `short` of the byte counts that `counts` gives each key (at most 16 a byte), added
+    /// bytewise and summed every [`KEYS_PER_SUM`] keys.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn tally(short: &[u64], counts: impl Fn(u64) -> __m256i) -> u64 {
+        let mut sums = _mm256_setzero_si256();
+        for keys in short.chunks(KEYS_PER_SUM) {
+            let mut bytes = _mm256_setzero_si256();
+            for &key in keys {
+                bytes = _mm256_add_epi8(bytes, counts(key));
+            }
+            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
         }
         let mut lanes = [0u64; 4];
         // SAFETY: `lanes` is 32 writable bytes.
@@ -833,7 +847,7 @@ mod tests {
                 long,
                 short,
                 bits,
-                (Sample::ALL, SORT, &mut || ()),
+                ((Sample::ALL, &mut || ()), SORT),
                 s,
                 table_readers!(),
                 portable,
@@ -844,16 +858,15 @@ mod tests {
             if has_avx2() {
                 for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
                     // SAFETY: the CPU has the features the function is compiled for.
-                    let c: Course = (Sample::ALL, SORT, &mut || ());
+                    let c: Course = (Sample::ALL, &mut || ());
                     let count = unsafe { sliced_avx2(long, short, bits, c, s, pext) };
                     counts.push((path, count));
                 }
             }
             if has_avx512() {
                 // SAFETY: as above.
-                let count = unsafe {
-                    sliced_avx512(long, short, bits, (Sample::ALL, SORT_AVX512, &mut || ()), s)
-                };
+                let count =
+                    unsafe { sliced_avx512(long, short, bits, (Sample::ALL, &mut || ()), s) };
                 counts.push(("avx512", count));
             }
         }
@@ -983,7 +996,8 @@ mod tests {
                 .filter(|&i| has(&base, i))
                 .map(|i| {
                     let meets = |&key: &u64| {
-                        (0..3).all(|c| has(&combos[c * COMBOS + (key >> (6 * c)) as usize % 64], i))
+                        let chunk = |c: usize| (key >> (CHUNK as usize * c)) as usize % COMBOS;
+                        (0..3).all(|c| has(&combos[c * COMBOS + chunk(c)], i))
                     };
                     short.iter().filter(|key| meets(key)).count() as u64
                 })
