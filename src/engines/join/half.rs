@@ -48,6 +48,28 @@ impl Window {
         2 * self.width
     }
 
+    /// The key bits of the middle queen of an odd board in row `m`, for a west key: its two
+    /// diagonals (both numbered m + h) where they are in the window; for m = 0 and m = n - 1,
+    /// whose diagonals only the east half reaches, the bit [`Window::edges`] gives the east keys
+    /// that use them.
+    pub fn middle(&self, m: u32) -> u64 {
+        let d = m + self.width.div_ceil(2);
+        let (first, last) = (self.start - 1, self.start + self.width);
+        match d {
+            _ if d == first => 1 << (2 * self.width),
+            _ if d == last => 1 << (2 * self.width + 1),
+            _ => 1 << (d - self.start) | 1 << (d - self.start + self.width),
+        }
+    }
+
+    /// The bits of an east half with diagonals `used` ("/" and "\" together) beyond its key on
+    /// an odd board: whether it uses "/" diagonal h (the middle queen of row 0's) and "\"
+    /// diagonal 3h (that of row n - 1); east halves reach no other diagonal of those numbers.
+    pub fn edges(&self, used: u64) -> u64 {
+        let (first, last) = (self.start - 1, self.start + self.width);
+        (used >> first & 1) << (2 * self.width) | (used >> last & 1) << (2 * self.width + 1)
+    }
+
     /// The key of a half with diagonal masks `d1` ("/") and `d2` ("\") read for `side`.
     #[inline(always)]
     pub fn key(&self, side: Side, d1: u64, d2: u64) -> u64 {

@@ -532,7 +532,10 @@ impl KeyMap {
 fn choose_pivots(long: &[u64], short: &[u64], k: usize) -> [u32; MAX_PIVOTS] {
     let frequency = |keys: &[u64]| {
         let mut f = [0u64; 64];
-        for &key in &keys[..keys.len().min(PIVOT_SAMPLE)] {
+        for &key in keys
+            .iter()
+            .step_by(keys.len().div_ceil(PIVOT_SAMPLE).max(1))
+        {
             let mut rest = key;
             while rest != 0 {
                 f[rest.trailing_zeros() as usize] += 1;
@@ -1053,4 +1056,3 @@ mod tests {
         assert_eq!(count_disjoint(&a, &b, 64, &mut s), count_plain(&a, &b));
     }
 }
-
