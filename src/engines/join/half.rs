@@ -183,15 +183,18 @@ fn join<const USED: bool>(
     if south_ok.is_empty() {
         return;
     }
-    // Room for every candidate at once, then every candidate written and those that fit kept:
-    // no branch in the loop.
-    let start = out.len();
-    let most = start + north_group.len() * south_ok.len();
-    out.resize(most, 0);
-    if USED {
-        used.resize(most, 0);
-    }
-    let mut len = start;
+    // Room for every candidate at once (not zeroed first), then every candidate written and
+    // those that fit kept: no branch in the loop.
+    let room = north_group.len() * south_ok.len();
+    out.reserve(room);
+    let keys = &mut out.spare_capacity_mut()[..room];
+    let diagonals = if USED {
+        used.reserve(room);
+        &mut used.spare_capacity_mut()[..room]
+    } else {
+        &mut []
+    };
+    let mut len = 0;
     for &a in north_group {
         let (a1, a2) = q.unpack(a);
         if (a1 | a2) & forbid != 0 {
@@ -199,16 +202,20 @@ fn join<const USED: bool>(
         }
         let a_key = window.key(side, a1, a2);
         for &[b1, b2, b_key] in south_ok.iter() {
-            out[len] = a_key | b_key;
+            keys[len].write(a_key | b_key);
             if USED {
-                used[len] = a1 | a2 | b1 | b2;
+                diagonals[len].write(a1 | a2 | b1 | b2);
             }
             len += usize::from((a1 & b1) | (a2 & b2) == 0);
         }
     }
-    out.truncate(len);
-    if USED {
-        used.truncate(len);
+    // SAFETY: the first `len` slots past each list's end were written above (each candidate
+    // writes the slot at `len`, below `room`, before `len` moves past it).
+    unsafe {
+        out.set_len(out.len() + len);
+        if USED {
+            used.set_len(used.len() + len);
+        }
     }
 }
 

@@ -527,7 +527,9 @@ impl KeyMap {
 }
 
 /// The `k` bit positions where a key of `long` and one of `short` most often both have their bit
-/// (estimated on the first keys of each), most frequent first.
+/// (estimated on some [`PIVOT_SAMPLE`] keys of each, spread evenly over it: the first ones come
+/// from a few column sets, or for odd boards from one middle row, and would choose worse), most
+/// frequent first.
 #[inline(always)]
 fn choose_pivots(long: &[u64], short: &[u64], k: usize) -> [u32; MAX_PIVOTS] {
     let frequency = |keys: &[u64]| {
