@@ -48,8 +48,8 @@ const BYTES_PER_KEY: u64 = 48;
 /// The east lists (or pieces) of odd boards whose units of one weight are counted in one go,
 /// by their length: shorter ones cost more in one go (n = 17: `count 17 -j 1` 0.76 s against
 /// 0.70 s), and n = 21's longer ones, sorted by pivots either way, about the same (a shard of
-/// `count 21` 9.09 s against 9.15 s); n = 19's lists, most of them in the range, gain 5 to 8%
-/// (a shard of `count 19`: 2.24 to 2.35 s against 2.44 s). Fastest of three runs each on the
+/// `count 21` 9.09 s against 8.99 s); n = 19's gain 7 to 8%
+/// (a shard of `count 19`: 2.24 to 2.27 s against 2.44 s). Fastest of three runs each on the
 /// Zen 3 machine.
 const JOINT: std::ops::RangeInclusive<usize> = 4_000..=32_768;
 
