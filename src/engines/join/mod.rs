@@ -264,8 +264,6 @@ impl Join {
         }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
         let (groups, len) = groups(units);
-        // Odd boards: two bits beyond the window for the middle queen of rows 0 and n - 1.
-        let bits = window.key_bits() + if n % 2 == 1 { 2 } else { 0 };
         let groups = &groups[..len];
         let mut totals = [0u64; 32];
         BUFFERS.with(|b| {
@@ -289,66 +287,13 @@ impl Join {
                     let joint = group.count_ones() > 1 && self.joint.contains(&b.all_east.len());
                     let mut rest = group;
                     while rest != 0 {
-                        let mut members = if joint {
+                        let members = if joint {
                             rest
                         } else {
                             rest & rest.wrapping_neg()
                         };
                         rest &= !members;
-                        // Alone: the east halves that avoid the middle queen's diagonals.
-                        let east_keys = if joint {
-                            &b.all_east
-                        } else {
-                            let unit = units[members.trailing_zeros() as usize];
-                            match forbidden(h, &unit) {
-                                0 => &b.all_east,
-                                forbid => {
-                                    keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east);
-                                    &b.east
-                                }
-                            }
-                        };
-                        if east_keys.is_empty() {
-                            continue;
-                        }
-                        // The west halves of the members, one after another, in pieces.
-                        let mut next_member = || {
-                            (members != 0).then(|| {
-                                let unit = units[members.trailing_zeros() as usize];
-                                members &= members - 1;
-                                let forbid = forbidden(h, &unit);
-                                let middle = match unit.middle {
-                                    Some(m) if joint => window.middle(u32::from(m)),
-                                    _ => 0,
-                                };
-                                let halves =
-                                    Halves::new(q.rows(), h, unit.west(n), forbid, Side::West);
-                                (halves, middle)
-                            })
-                        };
-                        let mut member = next_member();
-                        while member.is_some() {
-                            b.west.clear();
-                            while let Some((halves, middle)) = &mut member {
-                                let from = b.west.len();
-                                let more = halves.fill::<false>(
-                                    q,
-                                    window,
-                                    &mut b.west,
-                                    &mut Vec::new(),
-                                    self.piece,
-                                    &mut b.groups,
-                                );
-                                for key in &mut b.west[from..] {
-                                    *key |= *middle;
-                                }
-                                if more {
-                                    break;
-                                }
-                                member = next_member();
-                            }
-                            *total += count(east_keys, &b.west, bits, &mut b.scratch);
-                        }
+                        *total += self.count_members(b, units, members, joint, &mut count);
                     }
                 }
                 if !more {
@@ -359,6 +304,71 @@ impl Join {
         for (&(weight, _), &total) in groups.iter().zip(&totals) {
             found(weight, total);
         }
+    }
+
+    /// Solutions of the `members` of one group (bit i: `units[i]`) with the east piece in `b`:
+    /// one member alone, or (`joint`) all of them in one go ([`Join::count_units`]).
+    fn count_members(
+        &self,
+        b: &mut Buffers,
+        units: &[Unit],
+        mut members: u32,
+        joint: bool,
+        count: &mut impl PairCounter,
+    ) -> u64 {
+        let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
+        // Odd boards: two bits beyond the window for the middle queen of rows 0 and n - 1.
+        let bits = window.key_bits() + if n % 2 == 1 { 2 } else { 0 };
+        // Alone: the east halves that avoid the middle queen's diagonals.
+        let east_keys = match forbidden(h, &units[members.trailing_zeros() as usize]) {
+            forbid if forbid != 0 && !joint => {
+                keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east);
+                &b.east
+            }
+            _ => &b.all_east,
+        };
+        if east_keys.is_empty() {
+            return 0;
+        }
+        // The west halves of the members, one after another, in pieces.
+        let mut next_member = || {
+            (members != 0).then(|| {
+                let unit = units[members.trailing_zeros() as usize];
+                members &= members - 1;
+                let middle = match unit.middle {
+                    Some(m) if joint => window.middle(u32::from(m)),
+                    _ => 0,
+                };
+                let forbid = forbidden(h, &unit);
+                let halves = Halves::new(q.rows(), h, unit.west(n), forbid, Side::West);
+                (halves, middle)
+            })
+        };
+        let mut total = 0;
+        let mut member = next_member();
+        while member.is_some() {
+            b.west.clear();
+            while let Some((halves, middle)) = &mut member {
+                let from = b.west.len();
+                let more = halves.fill::<false>(
+                    q,
+                    window,
+                    &mut b.west,
+                    &mut Vec::new(),
+                    self.piece,
+                    &mut b.groups,
+                );
+                for key in &mut b.west[from..] {
+                    *key |= *middle;
+                }
+                if more {
+                    break;
+                }
+                member = next_member();
+            }
+            total += count(east_keys, &b.west, bits, &mut b.scratch);
+        }
+        total
     }
 }
 
