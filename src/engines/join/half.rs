@@ -31,6 +31,9 @@ pub struct Window {
     start: u32,
     /// Diagonals in the window, per direction (2h - 1).
     width: u32,
+    /// Whether the board is odd: its east keys have two bits beyond the windows
+    /// ([`Window::middle`]).
+    odd: bool,
 }
 
 impl Window {
@@ -40,41 +43,42 @@ impl Window {
         Window {
             start: n - h,
             width: (2 * h).saturating_sub(1),
+            odd: n % 2 == 1,
         }
     }
 
-    /// Bits in a key: two windows.
+    /// Bits in a key: two windows, and on odd boards the two bits of [`Window::middle`].
     pub fn key_bits(&self) -> u32 {
-        2 * self.width
+        2 * self.width + if self.odd { 2 } else { 0 }
     }
 
     /// The key bits of the middle queen of an odd board in row `m`, for a west key: its two
-    /// diagonals (both numbered m + h) where they are in the window; for m = 0 and m = n - 1,
-    /// whose diagonals only the east half reaches, the bit [`Window::edges`] gives the east keys
-    /// that use them.
+    /// diagonals (both numbered m + h) where they are in the window. For m = 0 and m = n - 1
+    /// only the east half reaches its diagonals ("/" h, "\" 3h, just outside the windows): an
+    /// east key has a bit of its own for each that it uses, and this is that bit.
     pub fn middle(&self, m: u32) -> u64 {
         let d = m + self.width.div_ceil(2);
-        let (first, last) = (self.start - 1, self.start + self.width);
         match d {
-            _ if d == first => 1 << (2 * self.width),
-            _ if d == last => 1 << (2 * self.width + 1),
+            _ if d + 1 == self.start => 1 << (2 * self.width),
+            _ if d == self.start + self.width => 1 << (2 * self.width + 1),
             _ => 1 << (d - self.start) | 1 << (d - self.start + self.width),
         }
     }
 
-    /// The bits of an east half with diagonals `used` ("/" and "\" together) beyond its key on
-    /// an odd board: whether it uses "/" diagonal h (the middle queen of row 0's) and "\"
-    /// diagonal 3h (that of row n - 1); east halves reach no other diagonal of those numbers.
-    pub fn edges(&self, used: u64) -> u64 {
-        let (first, last) = (self.start - 1, self.start + self.width);
-        (used >> first & 1) << (2 * self.width) | (used >> last & 1) << (2 * self.width + 1)
-    }
-
-    /// The key of a half with diagonal masks `d1` ("/") and `d2` ("\") read for `side`.
+    /// The key of a half with diagonal masks `d1` ("/") and `d2` ("\") read for `side`: on odd
+    /// boards an east key also says whether it uses "/" diagonal h and "\" diagonal 3h
+    /// ([`Window::middle`]; no east half reaches the other diagonals of those numbers).
     #[inline(always)]
     pub fn key(&self, side: Side, d1: u64, d2: u64) -> u64 {
         let low = |d: u64| (d >> self.start) & ((1u64 << self.width) - 1);
         match side {
+            Side::East if self.odd => {
+                let (first, last) = (self.start - 1, self.start + self.width);
+                low(d1)
+                    | low(d2) << self.width
+                    | (d1 >> first & 1) << (2 * self.width)
+                    | (d2 >> last & 1) << (2 * self.width + 1)
+            }
             Side::East => low(d1) | low(d2) << self.width,
             Side::West => low(d2) | low(d1) << self.width,
         }

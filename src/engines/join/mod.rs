@@ -247,7 +247,7 @@ impl Join {
     /// the units of a group, when the east piece's length is in [`JOINT`], in one go: every east
     /// half against the west halves of all of them, each west key carrying its middle queen's
     /// two diagonals as bits of its own, so that an east half on one of them clashes with it as
-    /// with any west queen. That tests more pairs (2.7 times at n = 19), but one count of
+    /// with any west queen. That tests more pairs, but one count of
     /// longer lists is sorted by pivots where several short ones were not.
     fn count_units(
         &self,
@@ -276,12 +276,7 @@ impl Join {
                 let more = if n % 2 == 0 {
                     east_halves.fill::<false>(q, window, keys, used, self.piece, &mut b.groups)
                 } else {
-                    let more =
-                        east_halves.fill::<true>(q, window, keys, used, self.piece, &mut b.groups);
-                    for (key, &used) in keys.iter_mut().zip(used.iter()) {
-                        *key |= window.edges(used);
-                    }
-                    more
+                    east_halves.fill::<true>(q, window, keys, used, self.piece, &mut b.groups)
                 };
                 for (&(_, group), total) in groups.iter().zip(&mut totals) {
                     let joint = group.count_ones() > 1 && self.joint.contains(&b.all_east.len());
@@ -317,8 +312,6 @@ impl Join {
         count: &mut impl PairCounter,
     ) -> u64 {
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
-        // Odd boards: two bits beyond the window for the middle queen of rows 0 and n - 1.
-        let bits = window.key_bits() + if n % 2 == 1 { 2 } else { 0 };
         // Alone: the east halves that avoid the middle queen's diagonals.
         let east_keys = match forbidden(h, &units[members.trailing_zeros() as usize]) {
             forbid if forbid != 0 && !joint => {
@@ -366,7 +359,7 @@ impl Join {
                 }
                 member = next_member();
             }
-            total += count(east_keys, &b.west, bits, &mut b.scratch);
+            total += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
         }
         total
     }
