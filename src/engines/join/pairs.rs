@@ -558,6 +558,10 @@ fn choose_pivots(long: &[u64], short: &[u64], k: usize) -> [u32; MAX_PIVOTS] {
 
 /// Copies `values` into `out` ordered by their `patterns` (same index; a counting sort over `2^k`
 /// patterns), and returns where each pattern starts (and, last, the end).
+///
+/// Keys go through [`LANES`] interleaved counters (key i through counter i mod LANES, each
+/// pattern's slots split among them in order), so that a run of keys with one pattern does not
+/// wait, key after key, on the counter the previous key stored.
 #[inline(always)]
 fn sort_by_pattern(
     values: &[u64],
@@ -565,20 +569,33 @@ fn sort_by_pattern(
     k: usize,
     out: &mut Vec<u64>,
 ) -> [usize; (1 << MAX_PIVOTS) + 1] {
+    const LANES: usize = 4;
+    let mut next = [[0usize; 1 << MAX_PIVOTS]; LANES];
+    for group in patterns.chunks(LANES) {
+        for (lane, &p) in next.iter_mut().zip(group) {
+            lane[p as usize] += 1;
+        }
+    }
+    // Turn the counts into first slots: pattern by pattern, lane by lane.
     let mut starts = [0usize; (1 << MAX_PIVOTS) + 1];
-    for &p in patterns {
-        starts[p as usize + 1] += 1;
-    }
+    let mut at = 0;
     for j in 0..1 << k {
-        starts[j + 1] += starts[j];
+        starts[j] = at;
+        for lane in next.iter_mut() {
+            let count = lane[j];
+            lane[j] = at;
+            at += count;
+        }
     }
-    let mut next = starts;
+    starts[1 << k..].fill(at);
     // Every slot is written (the sort is a permutation): what `out` held is not zeroed first.
     out.resize(values.len(), 0);
     let out = &mut out[..];
-    for (&value, &p) in values.iter().zip(patterns) {
-        out[next[p as usize]] = value;
-        next[p as usize] += 1;
+    for (group, ps) in values.chunks(LANES).zip(patterns.chunks(LANES)) {
+        for ((lane, &value), &p) in next.iter_mut().zip(group).zip(ps) {
+            out[lane[p as usize]] = value;
+            lane[p as usize] += 1;
+        }
     }
     starts
 }
