@@ -13,6 +13,8 @@
 //! in the low bits and its "\" window above it (east view), or the other way round (west view),
 //! so that an east and a west half fit together exactly when their keys share no bit.
 
+use std::mem::MaybeUninit;
+
 use super::quarter::Quarters;
 
 /// Which side of the board a half's key is read for.
@@ -91,9 +93,46 @@ impl Window {
 pub struct Buffers {
     north: Vec<u64>,
     south: Vec<u64>,
-    /// The south placements of one column set that avoid `forbid`, moved down: (d1, d2, key).
-    south_ok: Vec<[u64; 3]>,
+    /// The south placements of one column set that avoid `forbid`, moved down.
+    south_ok: South,
 }
+
+/// South placements by field: their "/" and "\\" masks and their keys, each list followed by
+/// zeros up to a whole number of [`LANES`] (read, never counted, by the AVX2 join).
+#[derive(Debug, Default)]
+struct South {
+    d1: Vec<u64>,
+    d2: Vec<u64>,
+    key: Vec<u64>,
+    len: usize,
+}
+
+impl South {
+    fn clear(&mut self) {
+        self.d1.clear();
+        self.d2.clear();
+        self.key.clear();
+        self.len = 0;
+    }
+
+    fn push(&mut self, d1: u64, d2: u64, key: u64) {
+        self.d1.push(d1);
+        self.d2.push(d2);
+        self.key.push(key);
+        self.len += 1;
+    }
+
+    /// Pads the lists with zeros up to a whole number of [`LANES`].
+    fn pad(&mut self) {
+        let padded = self.len.next_multiple_of(LANES);
+        for list in [&mut self.d1, &mut self.d2, &mut self.key] {
+            list.resize(padded, 0);
+        }
+    }
+}
+
+/// South placements the AVX2 join takes at once (and slots it may write past the last kept).
+const LANES: usize = 4;
 
 /// The east halves on one row set, made a column set of their north part at a time, so that a
 /// list too long for memory is made and counted in pieces.
@@ -163,6 +202,21 @@ fn join<const USED: bool>(
     used: &mut Vec<u64>,
     buffers: &mut Buffers,
 ) {
+    if let Some((north, south)) = groups(q, window, halves, cols, buffers) {
+        write::<USED>(&north, south, out, used, candidates::<USED>);
+    }
+}
+
+/// The north placements of the quarter join of column set `cols`, and the south ones that
+/// avoid `forbid`, moved down and padded; none when either is empty.
+#[inline(always)]
+fn groups<'a>(
+    q: &'a Quarters,
+    window: Window,
+    halves: &Halves,
+    cols: u32,
+    buffers: &'a mut Buffers,
+) -> Option<(North<'a>, &'a South)> {
     let r = q.rows();
     let (north, south) = (halves.rows & ((1 << r) - 1), halves.rows >> r);
     let all_cols = (1u32 << window.width.div_ceil(2)) - 1;
@@ -172,24 +226,43 @@ fn join<const USED: bool>(
         south: south_buffer,
         south_ok,
     } = buffers;
-    let north_group = q.group(north, cols, north_buffer);
-    if north_group.is_empty() {
-        return;
+    let group = q.group(north, cols, north_buffer);
+    if group.is_empty() {
+        return None;
     }
     south_ok.clear();
     for &b in q.group(south, all_cols ^ cols, south_buffer) {
         let (b1, b2) = q.unpack(b);
         let (b1, b2) = (b1 << r, b2 << r);
         if (b1 | b2) & forbid == 0 {
-            south_ok.push([b1, b2, window.key(side, b1, b2)]);
+            south_ok.push(b1, b2, window.key(side, b1, b2));
         }
     }
-    if south_ok.is_empty() {
-        return;
+    if south_ok.len == 0 {
+        return None;
     }
-    // Room for every candidate at once (not zeroed first), then every candidate written and
-    // those that fit kept: no branch in the loop.
-    let room = north_group.len() * south_ok.len();
+    south_ok.pad();
+    let north = North {
+        group,
+        q,
+        window,
+        side,
+        forbid,
+    };
+    Some((north, south_ok))
+}
+
+/// Appends the candidates that fit to `out` (and `used`) with `candidates`, which has room for
+/// all of them and [`LANES`] - 1 slots more, not zeroed first.
+#[inline(always)]
+fn write<const USED: bool>(
+    north: &North,
+    south: &South,
+    out: &mut Vec<u64>,
+    used: &mut Vec<u64>,
+    candidates: impl Fn(&North, &South, &mut [Slot], &mut [Slot]) -> usize,
+) {
+    let room = north.group.len() * south.len + LANES - 1;
     out.reserve(room);
     let keys = &mut out.spare_capacity_mut()[..room];
     let diagonals = if USED {
@@ -198,28 +271,167 @@ fn join<const USED: bool>(
     } else {
         &mut []
     };
-    let mut len = 0;
-    for &a in north_group {
-        let (a1, a2) = q.unpack(a);
-        if (a1 | a2) & forbid != 0 {
-            continue;
+    let len = candidates(north, south, keys, diagonals);
+    // SAFETY: `candidates` wrote the first `len` slots past each list's end.
+    unsafe {
+        out.set_len(out.len() + len);
+        if USED {
+            used.set_len(used.len() + len);
         }
-        let a_key = window.key(side, a1, a2);
-        for &[b1, b2, b_key] in south_ok.iter() {
+    }
+}
+
+/// A slot of a list not yet written.
+type Slot = MaybeUninit<u64>;
+
+/// The north placements of one quarter join, and how they are read.
+struct North<'a> {
+    group: &'a [u64],
+    q: &'a Quarters,
+    window: Window,
+    side: Side,
+    forbid: u64,
+}
+
+impl North<'_> {
+    /// Calls `row(a1, a2, key, len)` for every north placement that avoids `forbid`, with its
+    /// masks and key and the candidates kept so far, which it returns with its own added.
+    #[inline(always)]
+    fn each(&self, mut row: impl FnMut(u64, u64, u64, usize) -> usize) -> usize {
+        let mut len = 0;
+        for &a in self.group {
+            let (a1, a2) = self.q.unpack(a);
+            if (a1 | a2) & self.forbid == 0 {
+                len = row(a1, a2, self.window.key(self.side, a1, a2), len);
+            }
+        }
+        len
+    }
+}
+
+/// Writes every north × south candidate to `keys` (and with `USED` the union of its masks to
+/// `diagonals`), moving past those whose halves share no diagonal; returns how many it kept,
+/// in order (north by north, south by south). The slices hold every candidate and
+/// [`LANES`] - 1 slots more.
+fn candidates<const USED: bool>(
+    north: &North,
+    south: &South,
+    keys: &mut [Slot],
+    diagonals: &mut [Slot],
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if super::pairs::has_avx2() {
+        // SAFETY: the CPU has AVX2 and popcnt.
+        return unsafe { avx2::candidates::<USED>(north, south, keys, diagonals) };
+    }
+    candidates_plain::<USED>(north, south, keys, diagonals)
+}
+
+/// [`candidates`] one candidate at a time: each written, the cursor moved past it when it fits,
+/// so the loop has no branch to mispredict.
+#[inline(always)]
+fn candidates_plain<const USED: bool>(
+    north: &North,
+    south: &South,
+    keys: &mut [Slot],
+    diagonals: &mut [Slot],
+) -> usize {
+    let n = south.len;
+    let (d1, d2, key) = (&south.d1[..n], &south.d2[..n], &south.key[..n]);
+    north.each(|a1, a2, a_key, mut len| {
+        for ((&b1, &b2), &b_key) in d1.iter().zip(d2).zip(key) {
             keys[len].write(a_key | b_key);
             if USED {
                 diagonals[len].write(a1 | a2 | b1 | b2);
             }
             len += usize::from((a1 & b1) | (a2 & b2) == 0);
         }
-    }
-    // SAFETY: the first `len` slots past each list's end were written above (each candidate
-    // writes the slot at `len`, below `room`, before `len` moves past it).
-    unsafe {
-        out.set_len(out.len() + len);
-        if USED {
-            used.set_len(used.len() + len);
+        len
+    })
+}
+
+/// [`candidates`] four south placements at a time: the four candidates made side by side, those
+/// that fit moved to the front of the vector (a permutation looked up by which fit) and the
+/// whole vector stored at the cursor, which moves past those that fit.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{North, Slot, South, LANES};
+
+    /// For each set of fitting lanes (bit i: lane i), the 32-bit elements that bring those
+    /// 64-bit lanes to the front, in order.
+    const FRONT: [[i32; 8]; 16] = {
+        let mut table = [[0i32; 8]; 16];
+        let mut fits = 0;
+        while fits < 16 {
+            let (mut lane, mut at) = (0, 0);
+            while lane < 4 {
+                if fits >> lane & 1 != 0 {
+                    table[fits][2 * at] = 2 * lane;
+                    table[fits][2 * at + 1] = 2 * lane + 1;
+                    at += 1;
+                }
+                lane += 1;
+            }
+            fits += 1;
         }
+        table
+    };
+
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) fn candidates<const USED: bool>(
+        north: &North,
+        south: &South,
+        keys: &mut [Slot],
+        diagonals: &mut [Slot],
+    ) -> usize {
+        let n = south.len;
+        let (whole, rest) = (n / LANES * LANES, n % LANES);
+        let padded = south.d1.len();
+        // SAFETY (the loads): `South::pad` makes every list a whole number of LANES long.
+        let load = |list: &[u64], i: usize| unsafe {
+            _mm256_loadu_si256(list[i..i + LANES].as_ptr().cast())
+        };
+        let zero = _mm256_setzero_si256();
+        north.each(|a1, a2, a_key, mut len| {
+            // A row's steps write within `len..len + padded`: each at most LANES slots past the
+            // candidates of the row before it.
+            assert!(len + padded <= keys.len() && (!USED || diagonals.len() == keys.len()));
+            let (a1, a2) = (_mm256_set1_epi64x(a1 as i64), _mm256_set1_epi64x(a2 as i64));
+            let a_key = _mm256_set1_epi64x(a_key as i64);
+            let a_used = _mm256_or_si256(a1, a2);
+            // Candidates i..i + LANES, of which those in `valid` exist: written at `len`.
+            let mut step = |i: usize, valid: u32, len: usize| {
+                let (b1, b2) = (load(&south.d1, i), load(&south.d2, i));
+                let clash = _mm256_or_si256(_mm256_and_si256(a1, b1), _mm256_and_si256(a2, b2));
+                let fit = _mm256_cmpeq_epi64(clash, zero);
+                let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32 & valid;
+                let front = FRONT[fits as usize];
+                // SAFETY: `front` is 32 readable bytes.
+                let front = unsafe { _mm256_loadu_si256(front.as_ptr().cast()) };
+                let key = _mm256_or_si256(a_key, load(&south.key, i));
+                // SAFETY: slots len..len + LANES are in `keys` (and `diagonals`), as the row's
+                // check above says.
+                unsafe {
+                    let to = keys.as_mut_ptr().add(len).cast();
+                    _mm256_storeu_si256(to, _mm256_permutevar8x32_epi32(key, front));
+                    if USED {
+                        let used = _mm256_or_si256(a_used, _mm256_or_si256(b1, b2));
+                        let to = diagonals.as_mut_ptr().add(len).cast();
+                        _mm256_storeu_si256(to, _mm256_permutevar8x32_epi32(used, front));
+                    }
+                }
+                fits.count_ones() as usize
+            };
+            for i in (0..whole).step_by(LANES) {
+                len += step(i, 0b1111, len);
+            }
+            if rest != 0 {
+                len += step(whole, (1 << rest) - 1, len);
+            }
+            len
+        })
     }
 }
 
@@ -315,6 +527,69 @@ mod tests {
                 }
             });
         }
+    }
+
+    /// The AVX2 quarter join (where the CPU has it) writes what the plain one writes, keys and
+    /// diagonals, in order, for every column set of every row set (south groups of every
+    /// length modulo LANES), with and without forbidden diagonals.
+    #[test]
+    fn both_candidate_loops_keep_the_same_candidates() {
+        #[cfg(target_arch = "x86_64")]
+        if !crate::engines::join::pairs::has_avx2() {
+            return;
+        }
+        let mut compared = [0usize; LANES];
+        for n in [9u32, 12, 13] {
+            let (q, w) = (Quarters::on_demand(n), Window::new(n));
+            let h = n / 2;
+            for_each_subset(n, h, |rows| {
+                for (forbid, side) in [(0, Side::East), (1 << (h + 2), Side::West)] {
+                    let halves = Halves::new(q.rows(), h, rows, forbid, side);
+                    let mut buffers = Buffers::default();
+                    for_each_subset(h, halves.k, |cols| {
+                        let Some((north, south)) = groups(&q, w, &halves, cols, &mut buffers)
+                        else {
+                            return;
+                        };
+                        let lists = |avx2: bool| {
+                            let (mut out, mut used) = (Vec::new(), Vec::new());
+                            write::<true>(&north, south, &mut out, &mut used, |n, s, k, d| {
+                                #[cfg(target_arch = "x86_64")]
+                                if avx2 {
+                                    // SAFETY: the CPU has AVX2 (checked above).
+                                    return unsafe { avx2::candidates::<true>(n, s, k, d) };
+                                }
+                                candidates_plain::<true>(n, s, k, d)
+                            });
+                            let mut keys = Vec::new();
+                            write::<false>(
+                                &north,
+                                south,
+                                &mut keys,
+                                &mut Vec::new(),
+                                |n, s, k, d| {
+                                    #[cfg(target_arch = "x86_64")]
+                                    if avx2 {
+                                        // SAFETY: as above.
+                                        return unsafe { avx2::candidates::<false>(n, s, k, d) };
+                                    }
+                                    candidates_plain::<false>(n, s, k, d)
+                                },
+                            );
+                            assert_eq!(keys, out);
+                            (out, used)
+                        };
+                        assert_eq!(
+                            lists(true),
+                            lists(false),
+                            "n = {n}, rows {rows:b}, cols {cols:b}"
+                        );
+                        compared[south.len % LANES] += 1;
+                    });
+                }
+            });
+        }
+        assert!(compared.iter().all(|&c| c > 10), "{compared:?}");
     }
 
     #[test]

@@ -211,7 +211,7 @@ fn has_avx512() -> bool {
 
 /// Whether this CPU has the features of [`sliced_avx2`].
 #[cfg(target_arch = "x86_64")]
-fn has_avx2() -> bool {
+pub(super) fn has_avx2() -> bool {
     use std::arch::is_x86_feature_detected as has;
     has!("avx2") && has!("popcnt") && has!("bmi2")
 }
