@@ -533,6 +533,21 @@ mod tests {
         }
     }
 
+    /// The candidates [`write`] keeps of `north` × `south`, with the AVX2 loop (`avx2`: only
+    /// where the CPU has AVX2) or the plain one: their keys and, with `USED`, their diagonals.
+    fn kept<const USED: bool>(north: &North, south: &South, avx2: bool) -> (Vec<u64>, Vec<u64>) {
+        let (mut keys, mut used) = (Vec::new(), Vec::new());
+        write::<USED>(north, south, &mut keys, &mut used, |n, s, k, d| {
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                // SAFETY: callers ask for the AVX2 loop only where the CPU has AVX2.
+                return unsafe { avx2::candidates::<USED>(n, s, k, d) };
+            }
+            candidates_plain::<USED>(n, s, k, d)
+        });
+        (keys, used)
+    }
+
     /// The AVX2 quarter join (where the CPU has it) writes what the plain one writes, keys and
     /// diagonals, in order, for every column set of every row set (south groups of every
     /// length modulo LANES), with and without forbidden diagonals.
@@ -556,30 +571,8 @@ mod tests {
                             return;
                         };
                         let lists = |avx2: bool| {
-                            let (mut out, mut used) = (Vec::new(), Vec::new());
-                            write::<true>(&north, south, &mut out, &mut used, |n, s, k, d| {
-                                #[cfg(target_arch = "x86_64")]
-                                if avx2 {
-                                    // SAFETY: the CPU has AVX2 (checked above).
-                                    return unsafe { avx2::candidates::<true>(n, s, k, d) };
-                                }
-                                candidates_plain::<true>(n, s, k, d)
-                            });
-                            let mut keys = Vec::new();
-                            write::<false>(
-                                &north,
-                                south,
-                                &mut keys,
-                                &mut Vec::new(),
-                                |n, s, k, d| {
-                                    #[cfg(target_arch = "x86_64")]
-                                    if avx2 {
-                                        // SAFETY: as above.
-                                        return unsafe { avx2::candidates::<false>(n, s, k, d) };
-                                    }
-                                    candidates_plain::<false>(n, s, k, d)
-                                },
-                            );
+                            let (keys, _) = kept::<false>(&north, south, avx2);
+                            let (out, used) = kept::<true>(&north, south, avx2);
                             assert_eq!(keys, out);
                             (out, used)
                         };
