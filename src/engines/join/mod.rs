@@ -315,8 +315,7 @@ impl Join {
         // Alone: the east halves that avoid the middle queen's diagonals.
         let east_keys = match forbidden(h, &units[members.trailing_zeros() as usize]) {
             forbid if forbid != 0 && !joint => {
-                keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east);
-                &b.east
+                keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east)
             }
             _ => &b.all_east,
         };
@@ -388,18 +387,19 @@ fn groups(units: &[Unit]) -> ([(u32, u32); 32], usize) {
     (groups, len)
 }
 
-/// Sets `out` to the `keys` whose `used` mask (same index) has no bit of `forbid`: every key
-/// written, the cursor moved past those that fit, so the loop has no branch to mispredict.
-fn keep_clear(keys: &[u64], used: &[u64], forbid: u64, out: &mut Vec<u64>) {
+/// The `keys` whose `used` mask (same index) has no bit of `forbid`, in the first slots of `out`:
+/// every key written, the cursor moved past those that fit, so the loop has no branch to
+/// mispredict.
+fn keep_clear<'a>(keys: &[u64], used: &[u64], forbid: u64, out: &'a mut Vec<u64>) -> &'a [u64] {
     // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
-    // written, the rest cut off.
-    out.resize(keys.len(), 0);
+    // written, those above it are not part of the answer.
+    let room = pairs::slots(out, keys.len());
     let mut len = 0;
     for (&key, &u) in keys.iter().zip(used) {
-        out[len] = key;
+        room[len] = key;
         len += usize::from(u & forbid == 0);
     }
-    out.truncate(len);
+    &room[..len]
 }
 
 /// Counts the pairs of two key lists that share no bit, keys below `2^bits`, with a thread's

@@ -389,19 +389,17 @@ fn sliced(
     );
     // The long keys as they are, by their pivot bits; the short ones packed. Patterns (and
     // words) are read once, in loops (closures would lose the caller's CPU features).
-    patterns.resize(long.len(), 0);
-    for (p, &key) in patterns.iter_mut().zip(long) {
+    for (p, &key) in slots(patterns, long.len()).iter_mut().zip(long) {
         *p = pattern(map, key) as u8;
     }
-    sort_by_pattern(long, patterns, k, sorted_long);
-    patterns.resize(short.len(), 0);
-    words.resize(short.len(), 0);
+    let sorted_long = sort_by_pattern(long, &patterns[..long.len()], k, sorted_long).0;
+    let (patterns, words) = (slots(patterns, short.len()), slots(words, short.len()));
     for ((p, w), &key) in patterns.iter_mut().zip(words.iter_mut()).zip(short) {
         let word = word(map, key);
         *p = (word >> (64 - k)) as u8;
         *w = word & low_bits(64 - k as u32);
     }
-    let starts = sort_by_pattern(words, patterns, k, sorted_short);
+    let (sorted_short, starts) = sort_by_pattern(words, patterns, k, sorted_short);
     let positions = map.positions();
     let chunks = chunks(positions.len());
     counting();
@@ -557,18 +555,19 @@ fn choose_pivots(long: &[u64], short: &[u64], k: usize) -> [u32; MAX_PIVOTS] {
 }
 
 /// Copies `values` into `out` ordered by their `patterns` (same index; a counting sort over `2^k`
-/// patterns), and returns where each pattern starts (and, last, the end).
+/// patterns), and returns them (the first `values.len()` slots of `out`) and where each pattern
+/// starts (and, last, the end).
 ///
 /// Keys go through [`LANES`] interleaved counters (key i through counter i mod LANES, each
 /// pattern's slots split among them in order), so that a run of keys with one pattern does not
 /// wait, key after key, on the counter the previous key stored.
 #[inline(always)]
-fn sort_by_pattern(
+fn sort_by_pattern<'a>(
     values: &[u64],
     patterns: &[u8],
     k: usize,
-    out: &mut Vec<u64>,
-) -> [usize; (1 << MAX_PIVOTS) + 1] {
+    out: &'a mut Vec<u64>,
+) -> (&'a [u64], [usize; (1 << MAX_PIVOTS) + 1]) {
     const LANES: usize = 4;
     let mut next = [[0usize; 1 << MAX_PIVOTS]; LANES];
     for group in patterns.chunks(LANES) {
@@ -589,15 +588,25 @@ fn sort_by_pattern(
     }
     starts[1 << k..].fill(at);
     // Every slot is written (the sort is a permutation): what `out` held is not zeroed first.
-    out.resize(values.len(), 0);
-    let out = &mut out[..];
+    let out = slots(out, values.len());
     for (group, ps) in values.chunks(LANES).zip(patterns.chunks(LANES)) {
         for ((lane, &value), &p) in next.iter_mut().zip(group).zip(ps) {
             out[lane[p as usize]] = value;
             lane[p as usize] += 1;
         }
     }
-    starts
+    (out, starts)
+}
+
+/// The first `len` slots of `v`, which grows (zeroed) when it is shorter and never shrinks: a
+/// buffer reused from call to call is zeroed once, not by every call that needs more of it than
+/// the one before (a `memset` a call).
+#[inline(always)]
+pub(super) fn slots<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> &mut [T] {
+    if v.len() < len {
+        v.resize(len, T::default());
+    }
+    &mut v[..len]
 }
 
 /// The batch transposed: for each bit position p, the keys of the batch lacking bit p (slots of a
