@@ -75,6 +75,8 @@ pub struct Estimate {
     pub setup: f64,
     /// Seconds the sampling took.
     pub elapsed: f64,
+    /// The seed of the random sample: the same seed draws the same pieces.
+    pub seed: u64,
 }
 
 impl Estimate {
@@ -143,6 +145,7 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
         margin: 1.96 * (variance / k).sqrt(),
         setup,
         elapsed: sampling.elapsed().as_secs_f64(),
+        seed,
     })
 }
 

@@ -226,3 +226,27 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
         .code(2)
         .stderr(predicates::str::contains("33"));
 }
+
+/// An estimate names its seed: one given is used, and without one every run draws a sample of its
+/// own (a fixed default seed made every estimate of a board the same sample, high or low alike).
+#[test]
+fn estimates_name_their_seed_and_draw_a_fresh_one_by_default() {
+    let seed_of = |args: &[&str]| {
+        let out = nqueens()
+            .args(["estimate", "12", "-j", "1", "--seconds", "0.1"])
+            .args(args)
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+        let first = text.lines().next().unwrap_or_default().to_string();
+        let seed = first
+            .split("(seed ")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .and_then(|s| s.parse::<u64>().ok());
+        seed.unwrap_or_else(|| panic!("no seed in {first:?}"))
+    };
+    assert_eq!(seed_of(&["--seed", "7"]), 7);
+    let (a, b) = (seed_of(&[]), seed_of(&[]));
+    assert_ne!(a, b, "two estimates without --seed drew the same seed");
+}

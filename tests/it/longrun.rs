@@ -404,7 +404,7 @@ fn checkpoint_and_progress_flags_are_checked() {
         ),
         (
             vec!["count", "8", "--progress=0"],
-            "not a progress interval",
+            "'0' is not a number of seconds from 0.1 to 86400",
         ),
         (
             vec!["count", "8", "--progress", "-q"],

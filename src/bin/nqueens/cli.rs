@@ -92,9 +92,10 @@ struct EstimateArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     seconds: Duration,
 
-    /// Seed of the random sample
-    #[arg(long, value_name = "SEED", default_value_t = 1)]
-    seed: u64,
+    /// Seed of the random sample (default: a fresh one each run, named in the report: two
+    /// estimates are independent samples, and one can be drawn again with its seed)
+    #[arg(long, value_name = "SEED")]
+    seed: Option<u64>,
 }
 
 const BENCH_EXAMPLES: &str = "\
@@ -404,7 +405,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                 .with_memory(args.memory),
             shards: args.shards,
             seconds: args.seconds.as_secs_f64(),
-            seed: args.seed,
+            seed: args.seed.unwrap_or_else(fresh_seed),
         },
         CliCommand::Solve(args) => Command::Solve {
             n: args.n,
@@ -560,15 +561,22 @@ fn parse_memory(s: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// A random seed: the keys of the standard library's hasher, which it draws from the operating
+/// system (no crate for one number).
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
+}
+
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     s.trim()
         .parse::<f64>()
         .ok()
         .filter(|x| (0.1..=86_400.0).contains(x))
         .map(Duration::from_secs_f64)
-        .ok_or_else(|| {
-            format!("'{s}' is not a progress interval: expected seconds from 0.1 to 86400")
-        })
+        .ok_or_else(|| format!("'{s}' is not a number of seconds from 0.1 to 86400"))
 }
 
 /// `-j` may ask for at most this many threads per logical core: more only slows a run down, and

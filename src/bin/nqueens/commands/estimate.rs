@@ -26,12 +26,13 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
         _ => "subproblems",
     };
     let mut out = format!(
-        "n = {}, {} engine: {} of {} {pieces} timed in {} draws, {:.1} s; plan built in {}\n",
+        "n = {}, {} engine: {} of {} {pieces} timed in {} draws (seed {}), {:.1} s; plan built in {}\n",
         e.n,
         e.engine,
         e.timed,
         e.population,
         e.samples,
+        e.seed,
         e.elapsed,
         duration(e.setup)
     );
@@ -52,13 +53,14 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
         significant((e.cpu + e.setup) / YEAR),
         significant(e.margin / YEAR)
     );
-    out += &line(&format!("wall time, {threads} threads"), e.wall(threads));
+    let on = format!("{threads} thread{}", if threads == 1 { "" } else { "s" });
+    out += &line(&format!("wall time, {on}"), e.wall(threads));
     if let Some(k) = shards {
         out += &line(&format!("one of {k} shards, CPU"), e.per_shard(k));
         let (cpu, margin) = e.per_shard(k);
         let t = threads as f64;
         out += &line(
-            &format!("one shard, {threads} threads"),
+            &format!("one shard, {on}"),
             (e.setup + (cpu - e.setup) / t, margin / t),
         );
     }
