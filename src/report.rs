@@ -92,3 +92,8 @@ pub fn table_row(r: &Report) -> String {
         r.engine
     )
 }
+
+/// `k` and the noun `what`, in the plural unless `k` is 1: "1 thread", "2 threads".
+pub fn plural(k: usize, what: &str) -> String {
+    format!("{k} {what}{}", if k == 1 { "" } else { "s" })
+}

@@ -23,7 +23,10 @@ pub use runner::{run, Event, Settings};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A count differed from the expected total: the run is not a valid benchmark.
-    #[error("WRONG COUNT: n = {n} counted {got} on {threads} thread(s), but the expected total is {expected}; a wrong result is no benchmark")]
+    #[error(
+        "WRONG COUNT: n = {n} counted {got} on {}, but the expected total is {expected}; a wrong result is no benchmark",
+        crate::report::plural(*.threads, "thread")
+    )]
     WrongCount {
         /// Board size.
         n: u32,

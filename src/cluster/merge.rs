@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::cluster::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSION};
+use crate::report::plural;
 use crate::{Counts, Options};
 
 /// The largest input merge reads: 10,000 shard results take about 6 MiB.
@@ -83,10 +84,6 @@ pub enum Error {
         /// Why.
         source: crate::Error,
     },
-}
-
-fn plural(k: usize, what: &str) -> String {
-    format!("{k} {what}{}", if k == 1 { "" } else { "s" })
 }
 
 fn list<T: Display>(items: &[T]) -> String {

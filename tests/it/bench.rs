@@ -145,7 +145,7 @@ fn a_wrong_known_value_makes_bench_fail() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert_eq!(
         stderr.trim_end(),
-        "error: WRONG COUNT: n = 8 counted 92 on 1 thread(s), but the expected total is 93; \
+        "error: WRONG COUNT: n = 8 counted 92 on 1 thread, but the expected total is 93; \
          a wrong result is no benchmark"
     );
     // The export was written at the start and holds no result: nothing wrong is exported.

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::bench::{self, table, Event, Export, Settings};
+use nqueens::report::plural;
 
 use crate::error::Error;
 use crate::exit::Exit;
@@ -40,8 +41,7 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
                 } else {
                     format!("run {}/{}", index + 1 - settings.warmup, settings.runs)
                 };
-                let plural = if threads == 1 { "" } else { "s" };
-                bar.set_message(format!("{threads} thread{plural}: {what}"));
+                bar.set_message(format!("{}: {what}", plural(threads, "thread")));
             }
             Event::Row { bench } => {
                 bar.set_position(started);

@@ -1,6 +1,7 @@
 //! `nqueens estimate`: the predicted CPU and wall time of a count, and of one shard.
 
 use nqueens::estimate::{estimate, Estimate};
+use nqueens::report::plural;
 use nqueens::Options;
 
 use crate::error::Error;
@@ -53,7 +54,7 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
         significant((e.cpu + e.setup) / YEAR),
         significant(e.margin / YEAR)
     );
-    let on = format!("{threads} thread{}", if threads == 1 { "" } else { "s" });
+    let on = plural(threads, "thread");
     out += &line(&format!("wall time, {on}"), e.wall(threads));
     if let Some(k) = shards {
         out += &line(&format!("one of {k} shards, CPU"), e.per_shard(k));
