@@ -26,8 +26,11 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
         nqueens::Engine::Join => "east row sets",
         _ => "subproblems",
     };
+    let among = e.share.map_or(String::new(), |p| {
+        format!(" among the {:.1}% with a unit", 100.0 * p)
+    });
     let mut out = format!(
-        "n = {}, {} engine: {} of {} {pieces} timed in {} draws (seed {}), {:.1} s; plan built in {}\n",
+        "n = {}, {} engine: {} of {} {pieces} timed in {} draws{among} (seed {}), {:.1} s; plan built in {}\n",
         e.n,
         e.engine,
         e.timed,
