@@ -9,25 +9,27 @@
 //! confidence interval by the central limit theorem. The plan (and the join engine's table) is
 //! built first, and timed too: it is part of a run.
 //!
+//! Most of the join engine's row sets (72% at n = 19 and 21, 73% at n = 27) hold no unit of
+//! their own and cost nothing: a sample of them is mostly zeros, and its spread mostly how many
+//! zeros it drew. So the join's draws are of the row sets that hold a unit only, and their mean
+//! is scaled by the share of such row sets as well, measured first on [`SHARE_PROBES`] row sets
+//! drawn uniformly (a few tenths of a second; its binomial error goes into the interval). By
+//! the join's own price of each row set ([`crate::engines::join::Join::cost`]) at n = 19 and 21
+//! (28% with a unit, their prices spread by 45%), one row set a draw, this leaves 0.22 of the
+//! variance that drawing among all row sets has for the same sampling time; measured at n = 19
+//! with its quarters made on demand, the interval of a 10 s estimate went from ±1.29 s to
+//! ±0.55 s.
+//!
 //! A run takes the join engine's row sets in order, and consecutive row sets read neighbouring
 //! parts of the quarter table; row sets drawn one by one miss the cache, and made n = 17..20
-//! look 23–41% dearer than they are (measured). So with a table one draw is a run of
-//! [`RUN`] consecutive row sets from a random start (wrapping round): every row set is still
-//! in as many runs as any other, so the mean stays unbiased. The [`WARM`] row sets before the
-//! run are done first, untimed, so that the run starts with the caches (and the thread's
-//! buffers) a count has there. Its effect is within the noise of the machines measured on: on
-//! one 16-core Xeon, n = 20 read 0.82 of the measured CPU without it and 0.92–0.95 with it.
-//!
-//! Without a table (n ≥ 25, or a budget too small for it) a draw is one row set, and most row
-//! sets (72% at n = 19 and 21, 73% at n = 27) hold no unit of their own and cost nothing: a
-//! sample of them is mostly zeros, and its spread mostly how many zeros it drew. So there the
-//! draws are of the row sets that hold a unit only, and their mean is scaled by the share of
-//! such row sets as well, measured first on [`SHARE_PROBES`] row sets drawn uniformly (a few
-//! tenths of a second; its binomial error goes into the interval). By the join's own price of
-//! each row set ([`crate::engines::join::Join::cost`]) at n = 19 and 21 (28% with a unit, their
-//! prices spread by 45%), this leaves 0.22 of the variance that drawing among all row sets has
-//! for the same sampling time; measured at n = 19 (on demand), the interval of a 10 s estimate
-//! went from ±1.29 s to ±0.55 s.
+//! look 23–41% dearer than they are (measured). So with a table one draw is a run of [`RUN`]
+//! consecutive row sets with a unit (those without passed over, as a count passes over them)
+//! from a random one (wrapping round): every row set with a unit is still in as many runs as
+//! any other, so the mean stays unbiased. The [`WARM`] row sets before the run are done first,
+//! untimed, so that the run starts with the caches (and the thread's buffers) a count has
+//! there. Its effect is within the noise of the machines measured on: on one 16-core Xeon,
+//! n = 20 read 0.82 of the measured CPU without it and 0.92–0.95 with it. Without a table
+//! (n ≥ 25, or a budget too small for it) a draw is one row set.
 //!
 //! Above n = 24 one row set takes minutes: its east and west halves number in the millions,
 //! and the pairs in the 10^13 (lists longer than [`SAMPLE_KEYS`] keys begin at n = 20). The
@@ -92,9 +94,9 @@ pub struct Estimate {
     pub elapsed: f64,
     /// The seed of the random sample: the same seed draws the same pieces.
     pub seed: u64,
-    /// Where the draws are of row sets with a unit of their own only (the join engine with its
-    /// quarters made on demand): the share of the row sets that have one, as measured on
-    /// [`SHARE_PROBES`] row sets drawn uniformly.
+    /// Where the draws are of row sets with a unit of their own only (the join engine): the
+    /// share of the row sets that have one, as measured on [`SHARE_PROBES`] row sets drawn
+    /// uniformly.
     pub share: Option<f64>,
 }
 
@@ -130,14 +132,12 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
         .build()
         .map_err(|e| Error::Pool(e.to_string()))?;
     let sampling = Instant::now();
-    // Drawn one by one (quarters made on demand), most row sets hold no unit of their own and
-    // cost nothing (72% at n = 19 and 21): the draws go to the others only, and the count is
-    // their share of the row sets times the mean of those draws.
+    // Most row sets hold no unit of their own and cost nothing (72% at n = 19 and 21): the
+    // join's draws go to the others only, and the count is their share of the row sets times
+    // the mean of those draws.
     let share = match plan.join_tables() {
-        Some(join) if join.quarters() == Quarter::OnDemand => {
-            Some(pool.install(|| unit_share(n, SHARE_PROBES, seed))).filter(|&p| p > 0.0)
-        }
-        _ => None,
+        Some(_) => Some(pool.install(|| unit_share(n, SHARE_PROBES, seed))).filter(|&p| p > 0.0),
+        None => None,
     };
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let drawn = std::sync::atomic::AtomicUsize::new(0);
@@ -214,11 +214,12 @@ fn unit_share(n: u32, probes: u32, seed: u64) -> f64 {
 /// pieces it timed, and their CPU seconds (with those of the pairs it did not count, of lists
 /// longer than [`SAMPLE_KEYS`]):
 /// - a backtracking plan: one subproblem drawn uniformly;
-/// - the join engine with a table: a row set drawn uniformly and the [`RUN`] - 1 after it, timed
-///   after the [`WARM`] before it (untimed);
+/// - the join engine with a table: a row set drawn uniformly and the [`WARM`] after it, untimed,
+///   then the [`RUN`] after those, timed;
 /// - the join engine with quarters made on demand (n ≥ 25, or a small budget): a row set drawn
-///   uniformly (no table, so nothing to gain from the neighbours); with `with_unit`, among those
-///   that hold a unit of their own.
+///   uniformly (no table, so nothing to gain from the neighbours);
+///
+/// with `with_unit`, of the row sets that hold a unit of their own only.
 fn work_on(plan: &Plan, population: u64, with_unit: bool, rng: &mut SplitMix64) -> (f64, u32, f64) {
     let n = plan.n();
     let Some(join) = plan.join_tables() else {
@@ -244,10 +245,15 @@ fn work_on(plan: &Plan, population: u64, with_unit: bool, rng: &mut SplitMix64) 
     while with_unit && !has_unit(n, east as u32) {
         east = u64::from(rng.subset(n, h));
     }
-    let mut next = || {
+    // With `with_unit`, the row sets without one are passed over (a run spends nothing on
+    // them): each row set with a unit then starts one draw in as many as any other, and is in
+    // as many runs.
+    let mut next = || loop {
         let this = east as u32;
         east = next_subset(east, h, n).unwrap_or((1 << h) - 1);
-        this
+        if !with_unit || has_unit(n, this) {
+            return this;
+        }
     };
     // The warm-up makes its halves in full (the caches are the point) but samples its pairs too,
     // and forgets what they would have cost.
@@ -343,10 +349,10 @@ mod tests {
         assert!(e.samples >= MIN_SAMPLES);
         assert_eq!(e.population, binomial(14, 7));
         assert!(e.cpu > 0.0 && e.margin >= 0.0 && e.setup >= 0.0);
-        assert_eq!(
-            e.share, None,
-            "with a table, draws are runs of every row set"
-        );
+        let share = e
+            .share
+            .expect("the join's draws are of row sets with a unit");
+        assert!(share > 0.2 && share < 0.35, "{share}");
         let (wall, margin) = e.wall(2);
         assert!((wall - (e.setup + e.cpu / 2.0)).abs() < 1e-12 && margin == e.margin / 2.0);
         let symmetry = estimate(
