@@ -203,8 +203,8 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     let lines: Vec<&str> = text.lines().collect();
     assert!(
-        lines[0].starts_with("n = 15, join engine: ")
-            && lines[0].contains(" of 6435 east row sets"),
+        lines[0].starts_with("n = 15, join engine, 6435 east row sets: ")
+            && lines[0].contains(" east row sets timed (seed "),
         "{text}"
     );
     for (line, start) in lines[1..].iter().zip([

@@ -29,13 +29,14 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
     let among = e.share.map_or(String::new(), |p| {
         format!(" among the {:.1}% with a unit", 100.0 * p)
     });
+    // Draws are with replacement: more pieces may be timed than the count has.
     let mut out = format!(
-        "n = {}, {} engine: {} of {} {pieces} timed in {} draws{among} (seed {}), {:.1} s; plan built in {}\n",
+        "n = {}, {} engine, {} {pieces}: {} draws{among}, {} {pieces} timed (seed {}), {:.1} s; plan built in {}\n",
         e.n,
         e.engine,
-        e.timed,
         e.population,
         e.samples,
+        e.timed,
         e.seed,
         e.elapsed,
         duration(e.setup)
