@@ -49,7 +49,7 @@ use rayon::prelude::*;
 use crate::cost::SplitMix64;
 use crate::engines::join::half::next_subset;
 use crate::engines::join::pairs::{count_disjoint, count_sample, Sample, Scratch, BATCH};
-use crate::engines::join::units::{binomial, units_of};
+use crate::engines::join::units::{binomial, has_unit};
 use crate::engines::join::Quarter;
 use crate::{Error, Options, Plan};
 
@@ -182,14 +182,6 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
         seed,
         share,
     })
-}
-
-/// Whether the east row set `east` of an `n`-board holds a unit of its own: whether a run
-/// does any work on it.
-fn has_unit(n: u32, east: u32) -> bool {
-    let mut any = false;
-    units_of(n, east, |_| any = true);
-    any
 }
 
 /// The share of an `n`-board's row sets that hold a unit of their own, among `probes` drawn
@@ -385,7 +377,7 @@ mod tests {
         // 2^18 probes: a standard error of 0.09%.
         assert!((share - exact).abs() < 0.005, "{share} against {exact}");
         assert!(e.samples >= MIN_SAMPLES && e.cpu > 0.0 && e.margin > 0.0);
-        // Every draw of the run's kind: one row set, with a unit.
+        // Every draw on demand: one row set, standing for the whole population.
         let plan = crate::plan(n, &options).unwrap();
         let mut rng = SplitMix64(11);
         for _ in 0..20 {

@@ -60,9 +60,7 @@ pub fn blocks(n: u32) -> Vec<u32> {
     let mut out = Vec::new();
     if low == 0 {
         for_each_subset(n, h, |east| {
-            let mut any = false;
-            units_of(n, east, |_| any = true);
-            if any {
+            if has_unit(n, east) {
                 out.push(east);
             }
         });
@@ -110,6 +108,14 @@ pub fn units_of(n: u32, east: u32, mut f: impl FnMut(Unit)) {
             });
         }
     }
+}
+
+/// Whether the east row set `east` of an `n`-board holds a unit of its own (one that is the
+/// smallest of its class): whether a count does any work on it.
+pub fn has_unit(n: u32, east: u32) -> bool {
+    let mut any = false;
+    units_of(n, east, |_| any = true);
+    any
 }
 
 /// Every unit class of an `n`-board, smallest member first, in increasing (east, middle) order.
