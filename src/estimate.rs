@@ -12,8 +12,9 @@
 //! Most of the join engine's row sets (72% at n = 19 and 21, 73% at n = 27) hold no unit of
 //! their own and cost nothing: a sample of them is mostly zeros, and its spread mostly how many
 //! zeros it drew. So the join's draws are of the row sets that hold a unit only, and their mean
-//! is scaled by the share of such row sets as well, measured first on [`SHARE_PROBES`] row sets
-//! drawn uniformly (a few tenths of a second; its binomial error goes into the interval). By
+//! is scaled by the share of such row sets as well, counted first on every row set up to n = 20
+//! and above on [`SHARE_PROBES`] of them drawn uniformly (a few tenths of a second; its binomial
+//! error goes into the interval). By
 //! the join's own price of each row set ([`crate::engines::join::Join::cost`]) at n = 19 and 21
 //! (28% with a unit, their prices spread by 45%), one row set a draw, this leaves 0.22 of the
 //! variance that drawing among all row sets has for the same sampling time; measured at n = 19
@@ -47,7 +48,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::cost::SplitMix64;
-use crate::engines::join::half::next_subset;
+use crate::engines::join::half::{for_each_subset, next_subset};
 use crate::engines::join::pairs::{count_disjoint, count_sample, Sample, Scratch, BATCH};
 use crate::engines::join::units::{binomial, has_unit};
 use crate::engines::join::Quarter;
@@ -67,7 +68,8 @@ pub const WARM: u32 = 32;
 pub const SAMPLE_KEYS: usize = 1 << 16;
 
 /// Row sets drawn uniformly to measure the share that holds a unit of its own, where the draws
-/// are of those only: about 0.1 s of work at n = 27.
+/// are of those only (about 0.1 s of work at n = 27); a board with at most this many row sets
+/// (n ≤ 20) has every one looked at.
 pub const SHARE_PROBES: u32 = 1 << 18;
 
 /// A count's predicted time.
@@ -95,8 +97,8 @@ pub struct Estimate {
     /// The seed of the random sample: the same seed draws the same pieces.
     pub seed: u64,
     /// Where the draws are of row sets with a unit of their own only (the join engine): the
-    /// share of the row sets that have one, as measured on [`SHARE_PROBES`] row sets drawn
-    /// uniformly.
+    /// share of the row sets that have one, counted on every row set or measured on
+    /// [`SHARE_PROBES`] of them drawn uniformly.
     pub share: Option<f64>,
 }
 
@@ -136,7 +138,7 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
     // join's draws go to the others only, and the count is their share of the row sets times
     // the mean of those draws.
     let share = match plan.join_tables() {
-        Some(_) => Some(pool.install(|| unit_share(n, SHARE_PROBES, seed))).filter(|&p| p > 0.0),
+        Some(_) => Some(pool.install(|| unit_share(n, SHARE_PROBES, seed))).filter(|s| s.0 > 0.0),
         None => None,
     };
     let budget = Duration::from_secs_f64(seconds.max(0.0));
@@ -153,7 +155,8 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
                 {
                     let (stands_for, pieces, seconds) =
                         work_on(&plan, population, share.is_some(), &mut rng);
-                    times.push((seconds * stands_for * share.unwrap_or(1.0), pieces));
+                    let scale = share.map_or(1.0, |(p, _)| p);
+                    times.push((seconds * stands_for * scale, pieces));
                 }
                 times
             })
@@ -165,10 +168,7 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
     let mean = times.iter().sum::<f64>() / k;
     let variance = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
     // The share's own error (binomial), independent of the draws', adds to the variance.
-    let share_variance = share.map_or(0.0, |p| {
-        let relative = p * (1.0 - p) / f64::from(SHARE_PROBES) / (p * p).max(f64::MIN_POSITIVE);
-        mean * mean * relative
-    });
+    let share_variance = share.map_or(0.0, |(p, variance)| mean * mean * variance / (p * p));
     Ok(Estimate {
         n,
         engine: plan.engine(),
@@ -180,25 +180,32 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
         setup,
         elapsed: sampling.elapsed().as_secs_f64(),
         seed,
-        share,
+        share: share.map(|(p, _)| p),
     })
 }
 
-/// The share of an `n`-board's row sets that hold a unit of their own, among `probes` drawn
-/// uniformly (from the stream `seed`, on the current rayon pool).
-fn unit_share(n: u32, probes: u32, seed: u64) -> f64 {
+/// The share of an `n`-board's row sets that hold a unit of their own, with its variance:
+/// counted exactly (variance 0) where the board has at most `probes` row sets, otherwise among
+/// `probes` drawn uniformly (from the stream `seed`, on the current rayon pool).
+fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
+    let h = n / 2;
+    let population = binomial(n, h);
+    if population <= u64::from(probes) {
+        let mut found = 0u64;
+        for_each_subset(n, h, |east| found += u64::from(has_unit(n, east)));
+        return (found as f64 / population as f64, 0.0);
+    }
     const PER_TASK: u32 = 1 << 12;
     let found: u32 = (0..probes.div_ceil(PER_TASK))
         .into_par_iter()
         .map(|task| {
             let mut rng = SplitMix64(seed ^ u64::from(task).wrapping_mul(0xD1B5_4A32_D192_ED03));
             let draws = PER_TASK.min(probes - task * PER_TASK);
-            (0..draws)
-                .filter(|_| has_unit(n, rng.subset(n, n / 2)))
-                .count() as u32
+            (0..draws).filter(|_| has_unit(n, rng.subset(n, h))).count() as u32
         })
         .sum();
-    f64::from(found) / f64::from(probes.max(1))
+    let p = f64::from(found) / f64::from(probes.max(1));
+    (p, p * (1.0 - p) / f64::from(probes.max(1)))
 }
 
 /// Does one draw of `plan`'s work as a run does it, and says what its time is to be multiplied by
@@ -363,9 +370,7 @@ mod tests {
     fn draws_made_on_demand_are_of_row_sets_with_a_unit_and_know_their_share() {
         let n = 16;
         let mut with_unit = 0;
-        crate::engines::join::half::for_each_subset(n, n / 2, |east| {
-            with_unit += u32::from(has_unit(n, east))
-        });
+        for_each_subset(n, n / 2, |east| with_unit += u32::from(has_unit(n, east)));
         let exact = f64::from(with_unit) / binomial(n, n / 2) as f64;
         assert!(exact > 0.2 && exact < 0.3, "{exact}");
         let options = Options::default()
@@ -373,9 +378,13 @@ mod tests {
             .with_memory(Some(1300 << 10))
             .with_engine(Some(crate::Engine::Join));
         let e = estimate(n, &options, 0.05, 3).unwrap();
-        let share = e.share.expect("quarters made on demand");
-        // 2^18 probes: a standard error of 0.09%.
-        assert!((share - exact).abs() < 0.005, "{share} against {exact}");
+        // n = 16's 12,870 row sets are all looked at; a board with more is probed.
+        assert_eq!(e.share, Some(exact), "quarters made on demand");
+        let (share, variance) = unit_share(n, 1000, 5);
+        assert!(
+            (share - exact).abs() < 0.05 && variance > 0.0,
+            "{share} against {exact}"
+        );
         assert!(e.samples >= MIN_SAMPLES && e.cpu > 0.0 && e.margin > 0.0);
         // Every draw on demand: one row set, standing for the whole population.
         let plan = crate::plan(n, &options).unwrap();

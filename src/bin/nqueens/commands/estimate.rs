@@ -23,20 +23,20 @@ pub fn run(
 /// The estimate as lines of text.
 fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
     let pieces = match e.engine {
-        nqueens::Engine::Join => "east row sets",
-        _ => "subproblems",
+        nqueens::Engine::Join => "east row set",
+        _ => "subproblem",
     };
     let among = e.share.map_or(String::new(), |p| {
         format!(" among the {:.1}% with a unit", 100.0 * p)
     });
     // Draws are with replacement: more pieces may be timed than the count has.
     let mut out = format!(
-        "n = {}, {} engine, {} {pieces}: {} draws{among}, {} {pieces} timed (seed {}), {:.1} s; plan built in {}\n",
+        "n = {}, {} engine, {}: {} draws{among}, {} timed (seed {}), {:.1} s; plan built in {}\n",
         e.n,
         e.engine,
-        e.population,
+        plural(e.population as usize, pieces),
         e.samples,
-        e.timed,
+        plural(e.timed as usize, pieces),
         e.seed,
         e.elapsed,
         duration(e.setup)
