@@ -13,13 +13,12 @@
 //! their own and cost nothing: a sample of them is mostly zeros, and its spread mostly how many
 //! zeros it drew. So the join's draws are of the row sets that hold a unit only, and their mean
 //! is scaled by the share of such row sets as well, counted first on every row set up to n = 20
-//! and above on [`SHARE_PROBES`] of them drawn uniformly (a few tenths of a second; its binomial
-//! error goes into the interval). By
-//! the join's own price of each row set ([`crate::engines::join::Join::cost`]) at n = 19 and 21
-//! (28% with a unit, their prices spread by 45%), one row set a draw, this leaves 0.22 of the
-//! variance that drawing among all row sets has for the same sampling time; measured at n = 19
-//! with its quarters made on demand, the interval of a 10 s estimate went from ±1.29 s to
-//! ±0.55 s.
+//! and above on [`SHARE_PROBES`] of them drawn uniformly (0.07 s on one thread at n = 27; its
+//! binomial error goes into the interval). By the join's own price of each row set
+//! ([`crate::engines::join::Join::cost`]) at n = 19 and 21 (28% with a unit, their prices spread
+//! by 45%), one row set a draw, this leaves 0.22 of the variance that drawing among all row
+//! sets has for the same sampling time; measured at n = 19 with its quarters made on demand, the
+//! interval of a 10 s estimate went from ±1.29 s to ±0.55 s.
 //!
 //! A run takes the join engine's row sets in order, and consecutive row sets read neighbouring
 //! parts of the quarter table; row sets drawn one by one miss the cache, and made n = 17..20
@@ -70,8 +69,8 @@ pub const WARM: u32 = 32;
 pub const SAMPLE_KEYS: usize = 1 << 16;
 
 /// Row sets drawn uniformly to measure the share that holds a unit of its own, where the draws
-/// are of those only (about 0.1 s of work at n = 27); a board with at most this many row sets
-/// (n ≤ 20) has every one looked at.
+/// are of those only (0.07 s on one thread at n = 27, drawing included); a board with at most
+/// this many row sets (n ≤ 20) has every one looked at.
 pub const SHARE_PROBES: u32 = 1 << 18;
 
 /// A count's predicted time.
@@ -108,14 +107,19 @@ impl Estimate {
     /// Predicted wall-clock seconds on `threads` threads that scale perfectly (the setup, then
     /// the CPU time shared out), with its margin.
     pub fn wall(&self, threads: usize) -> (f64, f64) {
-        let t = threads.max(1) as f64;
-        (self.setup + self.cpu / t, self.margin / t)
+        self.shard_wall(1, threads)
     }
 
     /// Predicted CPU seconds of one of `shards` shards of even cost (the shard partition balances
     /// them), with its margin: each also builds the plan.
     pub fn per_shard(&self, shards: u32) -> (f64, f64) {
-        let k = f64::from(shards.max(1));
+        self.shard_wall(shards, 1)
+    }
+
+    /// Predicted wall-clock seconds of one of `shards` shards on `threads` threads that scale
+    /// perfectly, with its margin: [`Estimate::wall`] of a `shards`-th of the work.
+    pub fn shard_wall(&self, shards: u32, threads: usize) -> (f64, f64) {
+        let k = f64::from(shards.max(1)) * threads.max(1) as f64;
         (self.setup + self.cpu / k, self.margin / k)
     }
 }
@@ -127,10 +131,6 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
     let start = Instant::now();
     let plan = crate::plan(n, options)?;
     let setup = start.elapsed().as_secs_f64();
-    let population = match plan.join_tables() {
-        Some(_) => binomial(n, n / 2),
-        None => plan.len() as u64,
-    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
@@ -139,9 +139,12 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
     // Most row sets hold no unit of their own and cost nothing (72% at n = 19 and 21): the
     // join's draws go to the others only, and the count is their share of the row sets times
     // the mean of those draws.
-    let share = match plan.join_tables() {
-        Some(_) => Some(pool.install(|| unit_share(n, SHARE_PROBES, seed))).filter(|s| s.0 > 0.0),
-        None => None,
+    let (population, share) = match plan.join_tables() {
+        Some(_) => (
+            binomial(n, n / 2),
+            Some(pool.install(|| unit_share(n, SHARE_PROBES, seed))).filter(|s| s.0 > 0.0),
+        ),
+        None => (plan.len() as u64, None),
     };
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let drawn = std::sync::atomic::AtomicUsize::new(0);
@@ -155,10 +158,9 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
                 while sampling.elapsed() < budget
                     || drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
                 {
-                    let (stands_for, pieces, seconds) =
-                        work_on(&plan, population, share.is_some(), &mut rng);
-                    let scale = share.map_or(1.0, |(p, _)| p);
-                    times.push((seconds * stands_for * scale, pieces));
+                    let share = share.map(|(p, _)| p);
+                    let (stands_for, pieces, seconds) = work_on(&plan, population, share, &mut rng);
+                    times.push((seconds * stands_for, pieces));
                 }
                 times
             })
@@ -170,7 +172,7 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
     let mean = times.iter().sum::<f64>() / k;
     let variance = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
     // The share's own error (binomial), independent of the draws', adds to the variance.
-    let share_variance = share.map_or(0.0, |(p, variance)| mean * mean * variance / (p * p));
+    let share_variance = share.map_or(0.0, |(p, of_p)| mean * mean * of_p / (p * p));
     Ok(Estimate {
         n,
         engine: plan.engine(),
@@ -236,8 +238,13 @@ fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
 /// - the join engine with quarters made on demand (n ≥ 25, or a small budget): a row set drawn
 ///   uniformly (no table, so nothing to gain from the neighbours);
 ///
-/// with `with_unit`, of the row sets that hold a unit of their own only.
-fn work_on(plan: &Plan, population: u64, with_unit: bool, rng: &mut SplitMix64) -> (f64, u32, f64) {
+/// with the `share` of the join's row sets that hold a unit of their own, of those only.
+fn work_on(
+    plan: &Plan,
+    population: u64,
+    share: Option<f64>,
+    rng: &mut SplitMix64,
+) -> (f64, u32, f64) {
     let n = plan.n();
     let Some(join) = plan.join_tables() else {
         let before = thread_cpu_seconds();
@@ -247,7 +254,7 @@ fn work_on(plan: &Plan, population: u64, with_unit: bool, rng: &mut SplitMix64) 
         }
         return (population as f64, 1, thread_cpu_seconds() - before);
     };
-    let h = n / 2;
+    let (h, with_unit) = (n / 2, share.is_some());
     let (run, warm) = match join.quarters() {
         Quarter::Table => (RUN, WARM),
         Quarter::OnDemand => (1, 0),
@@ -288,7 +295,7 @@ fn work_on(plan: &Plan, population: u64, with_unit: bool, rng: &mut SplitMix64) 
     }
     let seconds = thread_cpu_seconds() - before;
     (
-        population as f64 / f64::from(run),
+        population as f64 * share.unwrap_or(1.0) / f64::from(run),
         run,
         seconds + sampler.unseen,
     )
@@ -384,6 +391,9 @@ mod tests {
         assert!(share > 0.2 && share < 0.35, "{share}");
         let (wall, margin) = e.wall(2);
         assert!((wall - (e.setup + e.cpu / 2.0)).abs() < 1e-12 && margin == e.margin / 2.0);
+        let (shard, margin) = e.shard_wall(4, 2);
+        assert!((shard - (e.setup + e.cpu / 8.0)).abs() < 1e-12 && margin == e.margin / 8.0);
+        assert_eq!(e.per_shard(4), e.shard_wall(4, 1));
         let symmetry = estimate(
             12,
             &options.with_engine(Some(crate::Engine::Symmetry)),
@@ -416,24 +426,27 @@ mod tests {
             "{share} against {exact}"
         );
         assert!(e.samples >= MIN_SAMPLES && e.cpu > 0.0 && e.margin > 0.0);
-        // Every draw on demand: one row set, standing for the whole population.
+        // Every draw on demand: one row set, standing for its share of the population.
         let plan = crate::plan(n, &options).unwrap();
         let mut rng = SplitMix64(11);
         for _ in 0..20 {
-            let (stands_for, pieces, _) = work_on(&plan, 100, true, &mut rng);
-            assert_eq!((stands_for, pieces), (100.0, 1));
+            let (stands_for, pieces, _) = work_on(&plan, 100, Some(0.25), &mut rng);
+            assert_eq!((stands_for, pieces), (25.0, 1));
         }
         // The same mean time per row set whether drawn among all or among those with a unit
         // (scaled by their share), within what timing noise allows: drawing among all and
         // scaling by the share would read a quarter of it.
-        let mean = |with_unit: bool, rng: &mut SplitMix64| {
+        let mean = |share: Option<f64>, rng: &mut SplitMix64| {
             let draws = 3000;
             let sum: f64 = (0..draws)
-                .map(|_| work_on(&plan, 1, with_unit, rng).2)
+                .map(|_| {
+                    let (stands_for, _, seconds) = work_on(&plan, 1, share, rng);
+                    stands_for * seconds
+                })
                 .sum();
             sum / f64::from(draws)
         };
-        let (all, some) = (mean(false, &mut rng), mean(true, &mut rng) * share);
+        let (all, some) = (mean(None, &mut rng), mean(Some(exact), &mut rng));
         assert!(some / all > 0.6 && some / all < 1.6, "{some} against {all}");
     }
 

@@ -62,12 +62,7 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
     out += &line(&format!("wall time, {on}"), e.wall(threads));
     if let Some(k) = shards {
         out += &line(&format!("one of {k} shards, CPU"), e.per_shard(k));
-        let (cpu, margin) = e.per_shard(k);
-        let t = threads as f64;
-        out += &line(
-            &format!("one shard, {on}"),
-            (e.setup + (cpu - e.setup) / t, margin / t),
-        );
+        out += &line(&format!("one shard, {on}"), e.shard_wall(k, threads));
     }
     out
 }
