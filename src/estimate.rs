@@ -128,6 +128,19 @@ impl Estimate {
 /// about `seconds` (at least [`MIN_SAMPLES`] pieces; pieces under way when time is up are
 /// finished and counted), from the random stream `seed`.
 pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Estimate, Error> {
+    estimate_watched(n, options, seconds, seed, &|_| ())
+}
+
+/// [`estimate`], calling `watch` with the estimate so far after every draw (from the thread that
+/// drew it): a draw of n ≥ 29 takes minutes, and the user sees the interval narrow. Its margin
+/// is infinite until two draws are in.
+pub fn estimate_watched(
+    n: u32,
+    options: &Options,
+    seconds: f64,
+    seed: u64,
+    watch: &(dyn Fn(&Estimate) + Sync),
+) -> Result<Estimate, Error> {
     let start = Instant::now();
     let plan = crate::plan(n, options)?;
     let setup = start.elapsed().as_secs_f64();
@@ -146,46 +159,76 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
         ),
         None => (plan.len() as u64, None),
     };
+    let so_far = |draws: &Draws| {
+        let k = draws.count as f64;
+        let variance = draws.squares / (k - 1.0).max(1.0);
+        // The share's own error (binomial), independent of the draws', adds to the variance.
+        let share_variance = share.map_or(0.0, |(p, of_p)| draws.mean.powi(2) * of_p / (p * p));
+        Estimate {
+            n,
+            engine: plan.engine(),
+            population,
+            samples: draws.count,
+            timed: draws.timed,
+            cpu: draws.mean,
+            margin: match draws.count {
+                0 | 1 => f64::INFINITY,
+                k => t95(k - 1) * (variance / k as f64 + share_variance).sqrt(),
+            },
+            setup,
+            elapsed: sampling.elapsed().as_secs_f64(),
+            seed,
+            share: share.map(|(p, _)| p),
+        }
+    };
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let drawn = std::sync::atomic::AtomicUsize::new(0);
-    let times: Vec<(f64, u32)> = pool.install(|| {
+    let draws = std::sync::Mutex::new(Draws::default());
+    pool.install(|| {
         (0..options.threads.max(1))
             .into_par_iter()
-            .flat_map_iter(|worker| {
+            .for_each(|worker| {
                 let mut rng =
                     SplitMix64(seed ^ (worker as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-                let mut times = Vec::new();
                 while sampling.elapsed() < budget
                     || drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
                 {
                     let share = share.map(|(p, _)| p);
                     let (stands_for, pieces, seconds) = work_on(&plan, population, share, &mut rng);
-                    times.push((seconds * stands_for, pieces));
+                    let now = {
+                        let mut draws = draws.lock().unwrap_or_else(|e| e.into_inner());
+                        draws.add(seconds * stands_for, pieces);
+                        so_far(&draws)
+                    };
+                    watch(&now);
                 }
-                times
             })
-            .collect()
     });
-    let timed = times.iter().map(|&(_, pieces)| u64::from(pieces)).sum();
-    let times: Vec<f64> = times.into_iter().map(|(t, _)| t).collect();
-    let k = times.len() as f64;
-    let mean = times.iter().sum::<f64>() / k;
-    let variance = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
-    // The share's own error (binomial), independent of the draws', adds to the variance.
-    let share_variance = share.map_or(0.0, |(p, of_p)| mean * mean * of_p / (p * p));
-    Ok(Estimate {
-        n,
-        engine: plan.engine(),
-        population,
-        samples: times.len(),
-        timed,
-        cpu: mean,
-        margin: t95(times.len().saturating_sub(1)) * (variance / k + share_variance).sqrt(),
-        setup,
-        elapsed: sampling.elapsed().as_secs_f64(),
-        seed,
-        share: share.map(|(p, _)| p),
-    })
+    Ok(so_far(
+        &draws.into_inner().unwrap_or_else(|e| e.into_inner()),
+    ))
+}
+
+/// The draws so far, summed as they come in (Welford's running mean and sum of squared
+/// deviations, which stay exact where a sum of squares would cancel).
+#[derive(Debug, Default)]
+struct Draws {
+    count: usize,
+    mean: f64,
+    squares: f64,
+    /// Pieces of work timed.
+    timed: u64,
+}
+
+impl Draws {
+    /// One more draw: its time scaled to the whole count, and the pieces it timed.
+    fn add(&mut self, time: f64, pieces: u32) {
+        self.count += 1;
+        self.timed += u64::from(pieces);
+        let before = time - self.mean;
+        self.mean += before / self.count as f64;
+        self.squares += before * (time - self.mean);
+    }
 }
 
 /// The 97.5% quantile of Student's t with `dof` degrees of freedom: the half-width of a 95%
@@ -362,6 +405,37 @@ mod tests {
             (1..200).all(|d| t95(d + 1) < t95(d)),
             "falls as the draws grow"
         );
+    }
+
+    #[test]
+    fn draws_keep_the_mean_and_variance_of_the_times() {
+        let times = [3.0, 5.0, 4.0, 11.0, 7.0];
+        let mut draws = Draws::default();
+        for (i, &t) in times.iter().enumerate() {
+            draws.add(t, i as u32);
+        }
+        let mean = times.iter().sum::<f64>() / 5.0;
+        let squares: f64 = times.iter().map(|t| (t - mean).powi(2)).sum();
+        assert_eq!((draws.count, draws.timed), (5, 10));
+        assert!((draws.mean - mean).abs() < 1e-12 && (draws.squares - squares).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_watcher_sees_every_draw_and_the_margin_once_two_are_in() {
+        let seen = std::sync::Mutex::new(Vec::new());
+        let options = Options::default()
+            .with_threads(2)
+            .with_engine(Some(crate::Engine::Symmetry));
+        let last = estimate_watched(11, &options, 0.0, 4, &|e| {
+            seen.lock().unwrap().push((e.samples, e.margin))
+        })
+        .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_by_key(|s| s.0);
+        assert_eq!(seen.len(), last.samples);
+        assert!(seen.iter().enumerate().all(|(i, s)| s.0 == i + 1));
+        assert!(seen[0].1.is_infinite() && seen[1..].iter().all(|s| s.1.is_finite()));
+        assert_eq!(seen.last().unwrap().1, last.margin);
     }
 
     #[test]

@@ -245,6 +245,51 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
         .stderr(predicates::str::contains("33"));
 }
 
+/// A long estimate (n ≥ 29 takes minutes a draw) shows its draws as they come: lines on stderr
+/// when asked for, ending with the last draw, and what they predict so far; stdout holds only
+/// the report, and `-q` shows nothing.
+#[test]
+fn estimates_show_their_draws_as_they_come() {
+    let out = nqueens()
+        .args(["estimate", "15", "-j", "2"])
+        .args(["--seconds", "0.3", "--progress=0.1"])
+        .assert()
+        .success();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.get_output().stdout).to_string(),
+        String::from_utf8_lossy(&out.get_output().stderr).to_string(),
+    );
+    assert!(
+        stdout.starts_with("n = 15, join engine") && !stdout.contains("progress"),
+        "{stdout}"
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines.len() >= 2, "{stderr}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("progress estimate n = 15: ")),
+        "{stderr}"
+    );
+    // The last line has every draw the report has, and its prediction.
+    let draws = stdout
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.split(" draws").next())
+        .unwrap_or_else(|| panic!("no draws in {stdout:?}"));
+    let last = lines[lines.len() - 1];
+    assert!(
+        last.contains(&format!(": {draws} draws in ")) && last.contains(" so far"),
+        "{last} against {stdout}"
+    );
+    assert!(last.contains(" ± ") && last.contains("CPU time "), "{last}");
+    let quiet = nqueens()
+        .args(["estimate", "12", "-j", "1", "--seconds", "0.1", "-q"])
+        .assert()
+        .success();
+    assert!(quiet.get_output().stderr.is_empty());
+}
+
 /// An estimate names its seed: one given is used, and without one every run draws a sample of its
 /// own (a fixed default seed made every estimate of a board the same sample, high or low alike).
 #[test]

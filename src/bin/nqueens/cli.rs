@@ -96,6 +96,16 @@ struct EstimateArgs {
     /// estimates are independent samples, and one can be drawn again with its seed)
     #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
+
+    /// Print a progress line on stderr every SECONDS (default 5) when stderr is not a terminal
+    /// (a terminal always gets a progress bar): the draws so far and what they predict
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "5", value_parser = parse_seconds)]
+    progress: Option<Duration>,
+
+    /// Show no progress
+    #[arg(short, long, conflicts_with = "progress")]
+    quiet: bool,
 }
 
 const BENCH_EXAMPLES: &str = "\
@@ -406,6 +416,8 @@ pub fn parse() -> Result<Command, clap::Error> {
             shards: args.shards,
             seconds: args.seconds.as_secs_f64(),
             seed: args.seed.unwrap_or_else(fresh_seed),
+            progress: args.progress,
+            quiet: args.quiet,
         },
         CliCommand::Solve(args) => Command::Solve {
             n: args.n,

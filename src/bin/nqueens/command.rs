@@ -46,6 +46,10 @@ pub enum Command {
         shards: Option<u32>,
         seconds: f64,
         seed: u64,
+        /// Plain progress lines this often when stderr is not a terminal.
+        progress: Option<Duration>,
+        /// No progress at all.
+        quiet: bool,
     },
     /// List the solutions of one board size.
     Solve {

@@ -58,11 +58,10 @@ pub fn note(message: &str) {
 /// Watches a run and shows how far it is; an [`Observer`].
 pub struct Progress {
     shared: Arc<Shared>,
-    ticker: Option<(mpsc::Sender<()>, JoinHandle<()>)>,
+    ticker: Option<Ticker>,
 }
 
 struct Shared {
-    n: u32,
     /// Expected cost of each subproblem, by id (empty when nothing is shown).
     cost: Vec<f64>,
     /// Expected cost of the selected subproblems.
@@ -95,7 +94,6 @@ impl Progress {
             tally: d.tally.merge(Tally::of(sub, found)),
         });
         let shared = Arc::new(Shared {
-            n: plan.n(),
             total_cost: run.selected().map(cost_of).sum(),
             of: run.selected().count(),
             start: Instant::now(),
@@ -103,27 +101,66 @@ impl Progress {
             done: Mutex::new(resumed),
             cost,
         });
-        let ticker = match mode {
-            Mode::Off => None,
-            Mode::Bar | Mode::Lines(_) => {
-                let (quit, quit_rx) = mpsc::channel();
-                let shared = Arc::clone(&shared);
-                std::thread::Builder::new()
-                    .name("nqueens-progress".to_string())
-                    .spawn(move || show(&shared, mode, &quit_rx))
-                    .ok()
-                    .map(|thread| (quit, thread))
+        let watched = Arc::clone(&shared);
+        let ticker = Ticker::start(mode, format!("n = {}", plan.n()), move || {
+            let now = watched.snapshot();
+            Reading {
+                position: now.share,
+                short: now.short(),
+                line: now.to_string(),
             }
-        };
+        });
         Progress { shared, ticker }
     }
 
     /// Stops showing progress and clears the bar.
-    pub fn finish(mut self) {
-        if let Some((quit, thread)) = self.ticker.take() {
-            drop(quit);
-            let _ = thread.join();
+    pub fn finish(self) {
+        if let Some(ticker) = self.ticker {
+            ticker.stop();
         }
+    }
+}
+
+/// What a [`Ticker`] shows at one moment.
+pub struct Reading {
+    /// How far the bar is, from 0 to 1.
+    pub position: f64,
+    /// The bar's message, in a terminal's width.
+    pub short: String,
+    /// The line a log gets.
+    pub line: String,
+}
+
+/// A thread that shows what `read` says as `mode` asks: redraws a bar, or prints a line every
+/// so often (and one more when stopped), until [`Ticker::stop`].
+pub struct Ticker {
+    quit: mpsc::Sender<()>,
+    thread: JoinHandle<()>,
+}
+
+impl Ticker {
+    /// Starts showing `read`, labelled `label` (`n = 18`), or nothing for [`Mode::Off`] (or a
+    /// thread that could not start).
+    pub fn start(
+        mode: Mode,
+        label: String,
+        read: impl Fn() -> Reading + Send + 'static,
+    ) -> Option<Ticker> {
+        if mode == Mode::Off {
+            return None;
+        }
+        let (quit, quit_rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("nqueens-progress".to_string())
+            .spawn(move || show(mode, &label, &read, &quit_rx))
+            .ok()
+            .map(|thread| Ticker { quit, thread })
+    }
+
+    /// Stops the thread and clears the bar.
+    pub fn stop(self) {
+        drop(self.quit);
+        let _ = self.thread.join();
     }
 }
 
@@ -138,36 +175,37 @@ impl Observer for Progress {
 }
 
 /// The ticker thread: draws the bar or prints lines until `quit` closes (and, for lines, one
-/// more with where the run ended).
-fn show(shared: &Shared, mode: Mode, quit: &mpsc::Receiver<()>) {
+/// more with where things ended).
+fn show(mode: Mode, label: &str, read: &dyn Fn() -> Reading, quit: &mpsc::Receiver<()>) {
+    let start = Instant::now();
     let tick = match mode {
         Mode::Lines(every) => every,
         _ => BAR_TICK,
     };
     let bar = ProgressBar::with_draw_target(Some(BAR_STEPS), ProgressDrawTarget::hidden())
         .with_style(
-            ProgressStyle::with_template("n = {prefix} [{bar:20}] {wide_msg}")
+            ProgressStyle::with_template("{prefix} [{bar:20}] {wide_msg}")
                 .expect("the template is valid")
                 .progress_chars("=> "),
         )
-        .with_prefix(shared.n.to_string());
+        .with_prefix(label.to_string());
     while let Err(RecvTimeoutError::Timeout) = quit.recv_timeout(tick) {
-        let now = shared.snapshot();
+        let now = read();
         match mode {
             Mode::Bar => {
-                if now.elapsed >= BAR_AFTER && bar.is_hidden() {
+                if start.elapsed() >= BAR_AFTER && bar.is_hidden() {
                     bar.set_draw_target(ProgressDrawTarget::stderr());
                     *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
                 }
-                bar.set_position((now.share * BAR_STEPS as f64) as u64);
-                bar.set_message(now.short());
+                bar.set_position((now.position.clamp(0.0, 1.0) * BAR_STEPS as f64) as u64);
+                bar.set_message(now.short);
             }
-            _ => note(&format!("progress n = {}: {now}", shared.n)),
+            _ => note(&format!("progress {label}: {}", now.line)),
         }
     }
     if let Mode::Lines(_) = mode {
         // A log ends with where the run ended, however short it was.
-        note(&format!("progress n = {}: {}", shared.n, shared.snapshot()));
+        note(&format!("progress {label}: {}", read().line));
     }
     *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     bar.finish_and_clear();
@@ -242,7 +280,7 @@ impl std::fmt::Display for Snapshot {
 }
 
 /// `h:mm:ss`.
-fn clock(d: Duration) -> String {
+pub fn clock(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }

@@ -1,23 +1,75 @@
 //! `nqueens estimate`: the predicted CPU and wall time of a count, and of one shard.
 
-use nqueens::estimate::{estimate, Estimate};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use nqueens::estimate::{estimate_watched, Estimate, MIN_SAMPLES};
 use nqueens::report::plural;
 use nqueens::Options;
 
 use crate::error::Error;
 use crate::exit::Exit;
+use crate::progress::{clock, Mode, Reading, Ticker};
 
-/// Samples the count of `n` for about `seconds` and prints what it predicts.
+/// Samples the count of `n` for about `seconds` from the stream `seed` and prints what it
+/// predicts, showing the draws so far as `progress` says.
 pub fn run(
     n: u32,
     options: &Options,
     shards: Option<u32>,
-    seconds: f64,
-    seed: u64,
+    (seconds, seed): (f64, u64),
+    progress: Mode,
 ) -> Result<Exit, Error> {
-    let e = estimate(n, options, seconds, seed)?;
-    print!("{}", report(&e, options.threads, shards));
+    let latest: Arc<Mutex<Option<Estimate>>> = Arc::default();
+    let shown = Arc::clone(&latest);
+    let start = Instant::now();
+    let ticker = Ticker::start(progress, format!("estimate n = {n}"), move || {
+        let latest = shown.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        sampling(latest.as_ref(), start.elapsed(), seconds)
+    });
+    let e = estimate_watched(n, options, seconds, seed, &|e| {
+        *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.clone());
+    });
+    if let Some(ticker) = ticker {
+        ticker.stop();
+    }
+    print!("{}", report(&e?, options.threads, shards));
     Ok(Exit::Success)
+}
+
+/// How far the sampling is, `elapsed` into the estimate (plan included), sampling for
+/// `seconds`: the bar fills with the sampling time, and says what the draws so far predict.
+fn sampling(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Reading {
+    let Some(e) = latest.filter(|e| e.samples > 0) else {
+        let waiting = format!("no draw done yet, {} elapsed", clock(elapsed));
+        return Reading {
+            position: 0.0,
+            short: waiting.clone(),
+            line: waiting,
+        };
+    };
+    let cpu = e.cpu + e.setup;
+    let margin = if e.margin.is_finite() {
+        format!(" ± {:.0}%", 100.0 * e.margin / cpu.max(f64::MIN_POSITIVE))
+    } else {
+        String::new()
+    };
+    let draws = plural(e.samples, "draw");
+    let budget = clock(Duration::from_secs_f64(seconds));
+    let sampled = clock(Duration::from_secs_f64(e.elapsed));
+    Reading {
+        position: e.elapsed / seconds.max(f64::MIN_POSITIVE),
+        short: format!(
+            "{draws}, {sampled} of {budget}: CPU {}{margin}",
+            duration(cpu)
+        ),
+        line: format!(
+            "{draws} in {sampled} of sampling (for {budget}, at least {MIN_SAMPLES} draws), \
+             {} elapsed: CPU time {}{margin} so far",
+            clock(elapsed),
+            duration(cpu)
+        ),
+    }
 }
 
 /// The estimate as lines of text.

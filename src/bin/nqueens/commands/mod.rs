@@ -10,6 +10,7 @@ mod solve;
 use crate::command::Command;
 use crate::error::Error;
 use crate::exit::Exit;
+use crate::progress::Mode;
 
 /// Runs `command`, writing results to stdout.
 pub fn run(command: Command) -> Result<Exit, Error> {
@@ -36,7 +37,15 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             shards,
             seconds,
             seed,
-        } => estimate::run(n, &options, shards, seconds, seed),
+            progress,
+            quiet,
+        } => estimate::run(
+            n,
+            &options,
+            shards,
+            (seconds, seed),
+            Mode::choose(quiet, progress),
+        ),
         Command::Solve {
             n,
             options,
