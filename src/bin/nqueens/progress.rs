@@ -2,7 +2,7 @@
 //!
 //! The share of work done weighs each subproblem by its expected cost ([`nqueens::cost`]), so
 //! the ETA holds although the subproblems near the centre of the board cost far more than the
-//! others. stdout never sees progress.
+//! others. An estimate shows its draws through the same [`Ticker`]. stdout never sees progress.
 
 use std::io::IsTerminal;
 use std::sync::mpsc::{self, RecvTimeoutError};
