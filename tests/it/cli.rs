@@ -290,6 +290,58 @@ fn estimates_show_their_draws_as_they_come() {
     assert!(quiet.get_output().stderr.is_empty());
 }
 
+/// Stopped by SIGINT or SIGTERM, an estimate (n ≥ 29 draws for minutes) reports what the draws
+/// done predict, says so, and exits with 128 + the signal.
+#[test]
+fn a_stopped_estimate_reports_the_draws_done() {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["estimate", "16", "-j", "1"])
+        .args(["--seconds", "300", "--progress=0.1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nqueens starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+    // Waits for a progress line with at least two draws.
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).expect("reads stderr") > 0,
+            "ended early"
+        );
+        let draws = line
+            .split(": ")
+            .nth(1)
+            .and_then(|rest| rest.split(" draws").next())
+            .and_then(|k| k.parse::<usize>().ok());
+        if draws.is_some_and(|k| k >= 2) {
+            break;
+        }
+    }
+    // SAFETY: kill(2) only sends a signal to the child this test started and still waits for.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().expect("nqueens ends");
+    let (mut out, mut rest) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .expect("piped")
+        .read_to_string(&mut out)
+        .expect("reads stdout");
+    stderr.read_to_string(&mut rest).expect("reads stderr");
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(
+        rest.contains("SIGINT: stopped after ") && rest.contains("the estimate is of those done"),
+        "{rest}"
+    );
+    assert!(
+        out.starts_with("n = 16, join engine") && out.contains("CPU time "),
+        "{out}"
+    );
+}
+
 /// An estimate names its seed: one given is used, and without one every run draws a sample of its
 /// own (a fixed default seed made every estimate of a board the same sample, high or low alike).
 #[test]

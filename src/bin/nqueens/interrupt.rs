@@ -4,7 +4,8 @@
 //! With a checkpoint, the first signal sets the stop flag the run polls before it hands out each
 //! subproblem: the running ones finish, the checkpoint is synced, and the program says how to
 //! resume and exits with 128 + the signal (130 for SIGINT, 143 for SIGTERM). Without one there is
-//! nothing to save: it says the work is lost and exits at once.
+//! nothing to save: it says the work is lost and exits at once. A command with something to say
+//! when stopped (an estimate: what its draws so far predict) says it, then exits ([`quit_with`]).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
@@ -116,6 +117,26 @@ impl Interrupt {
             first: Arc::new(AtomicI32::new(raw)),
             resume: "nqueens count 9 --checkpoint n9.ckpt".into(),
         }
+    }
+}
+
+/// Catches SIGINT and SIGTERM from now on: the first calls `last_words` with the signal, then
+/// the program exits with 128 + its number.
+pub fn quit_with(last_words: impl FnOnce(Signal) + Send + 'static) {
+    let caught = Signals::new([SIGINT, SIGTERM]).and_then(|mut signals| {
+        std::thread::Builder::new()
+            .name("nqueens-signals".to_string())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().find_map(Signal::from_raw) {
+                    last_words(signal);
+                    std::process::exit(i32::from(signal.status()));
+                }
+            })
+    });
+    if let Err(e) = caught {
+        note(&format!(
+            "warning: cannot catch SIGINT and SIGTERM ({e}): they will end the program at once"
+        ));
     }
 }
 

@@ -55,6 +55,13 @@ pub fn note(message: &str) {
     }
 }
 
+/// Clears the progress bar for good, if one is drawn: for last words before the program exits.
+pub fn clear() {
+    if let Some(bar) = ACTIVE.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        bar.finish_and_clear();
+    }
+}
+
 /// Watches a run and shows how far it is; an [`Observer`].
 pub struct Progress {
     shared: Arc<Shared>,

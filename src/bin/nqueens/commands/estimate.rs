@@ -1,5 +1,6 @@
 //! `nqueens estimate`: the predicted CPU and wall time of a count, and of one shard.
 
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -9,10 +10,12 @@ use nqueens::Options;
 
 use crate::error::Error;
 use crate::exit::Exit;
-use crate::progress::{clock, Mode, Reading, Ticker};
+use crate::interrupt;
+use crate::progress::{self, clock, note, Mode, Reading, Ticker};
 
 /// Samples the count of `n` for about `seconds` from the stream `seed` and prints what it
-/// predicts, showing the draws so far as `progress` says.
+/// predicts, showing the draws so far as `progress` says; stopped by SIGINT or SIGTERM, prints
+/// what the draws done predict and exits with 128 + the signal.
 pub fn run(
     n: u32,
     options: &Options,
@@ -23,6 +26,28 @@ pub fn run(
     let latest: Arc<Mutex<Option<Estimate>>> = Arc::default();
     let shown = Arc::clone(&latest);
     let start = Instant::now();
+    // Stopped, the estimate reports the draws done (those under way take minutes at n ≥ 29).
+    let kept = Arc::clone(&latest);
+    let threads = options.threads;
+    interrupt::quit_with(move |signal| {
+        progress::clear();
+        let name = signal.name();
+        match kept.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            Some(e) if e.samples >= 2 => {
+                note(&format!(
+                    "{name}: stopped after {}; those under way are dropped, the estimate is of \
+                     those done",
+                    plural(e.samples, "draw")
+                ));
+                print!("{}", report(e, threads, shards));
+                let _ = std::io::stdout().flush();
+            }
+            done => note(&format!(
+                "{name}: stopped after {}: too few for an estimate",
+                plural(done.map_or(0, |e| e.samples), "draw")
+            )),
+        }
+    });
     let ticker = Ticker::start(progress, format!("estimate n = {n}"), move || {
         let latest = shown.lock().unwrap_or_else(|e| e.into_inner()).clone();
         sampling(latest.as_ref(), start.elapsed(), seconds)
