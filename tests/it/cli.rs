@@ -245,6 +245,53 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
         .stderr(predicates::str::contains("33"));
 }
 
+/// `estimate --json`: one object with every figure of the text report, in seconds.
+#[test]
+fn an_estimate_as_json_has_every_figure() {
+    let out = nqueens()
+        .args(["estimate", "15", "-j", "2", "--seconds", "0.2"])
+        .args(["--shards", "10", "--json", "--seed", "9"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("one JSON object");
+    let number = |key: &str| {
+        v[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {key} in {text}"))
+    };
+    assert_eq!(v["n"], 15);
+    assert_eq!(v["engine"], "join");
+    assert_eq!(v["population"], 6435);
+    assert_eq!(v["seed"], 9);
+    assert_eq!(v["threads"], 2);
+    assert!(
+        number("draws") >= 3.0 && number("timed") >= number("draws"),
+        "{text}"
+    );
+    assert!((0.2..0.35).contains(&number("share_with_unit")), "{text}");
+    let (cpu, setup) = (number("cpu_seconds"), number("setup_seconds"));
+    assert!(cpu > setup && number("cpu_margin_seconds") > 0.0, "{text}");
+    let year = 365.25 * 86_400.0;
+    assert!(
+        (number("cpu_core_years") * year / cpu - 1.0).abs() < 1e-9,
+        "{text}"
+    );
+    // Two threads share the work, not the plan.
+    assert!(
+        (number("wall_seconds") - (setup + (cpu - setup) / 2.0)).abs() < 1e-9,
+        "{text}"
+    );
+    let shard = &v["shard"];
+    assert_eq!(shard["of"], 10);
+    let shard_cpu = shard["cpu_seconds"].as_f64().expect("a shard's CPU time");
+    assert!(
+        (shard_cpu - (setup + (cpu - setup) / 10.0)).abs() < 1e-9,
+        "{text}"
+    );
+}
+
 /// A long estimate (n ≥ 29 takes minutes a draw) shows its draws as they come: lines on stderr
 /// when asked for, ending with the last draw, and what they predict so far; stdout holds only
 /// the report, and `-q` shows nothing.

@@ -97,6 +97,10 @@ struct EstimateArgs {
     #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
 
+    /// Print the estimate as one JSON object (every time in seconds, with its 95% margin)
+    #[arg(long)]
+    json: bool,
+
     /// Print a progress line on stderr every SECONDS (default 5) when stderr is not a terminal
     /// (a terminal always gets a progress bar): the draws so far and what they predict
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
@@ -416,6 +420,7 @@ pub fn parse() -> Result<Command, clap::Error> {
             shards: args.shards,
             seconds: args.seconds.as_secs_f64(),
             seed: args.seed.unwrap_or_else(fresh_seed),
+            json: args.json,
             progress: args.progress,
             quiet: args.quiet,
         },

@@ -46,6 +46,8 @@ pub enum Command {
         shards: Option<u32>,
         seconds: f64,
         seed: u64,
+        /// One JSON object instead of text.
+        json: bool,
         /// Plain progress lines this often when stderr is not a terminal.
         progress: Option<Duration>,
         /// No progress at all.

@@ -7,20 +7,42 @@ use std::time::{Duration, Instant};
 use nqueens::estimate::{estimate_watched, Estimate, MIN_SAMPLES};
 use nqueens::report::plural;
 use nqueens::Options;
+use serde::Serialize;
 
 use crate::error::Error;
 use crate::exit::Exit;
 use crate::interrupt;
 use crate::progress::{self, clock, note, Mode, Reading, Ticker};
 
-/// Samples the count of `n` for about `seconds` from the stream `seed` and prints what it
-/// predicts, showing the draws so far as `progress` says; stopped by SIGINT or SIGTERM, prints
-/// what the draws done predict and exits with 128 + the signal.
+/// How an estimate is written: its wall times for `threads` threads, and for one of `shards`
+/// shards if asked; as text, or as one JSON object.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub threads: usize,
+    pub shards: Option<u32>,
+    pub json: bool,
+}
+
+impl Output {
+    /// The estimate as this output writes it, ending with a newline.
+    fn render(&self, e: &Estimate) -> String {
+        let figures = Figures::of(e, self.threads, self.shards);
+        if self.json {
+            serde_json::to_string(&figures).expect("an estimate always serialises") + "\n"
+        } else {
+            report(&figures)
+        }
+    }
+}
+
+/// Samples the count of `n` for about `seconds` from the stream `seed` and writes what it
+/// predicts as `output` says, showing the draws so far as `progress` says; stopped by SIGINT or
+/// SIGTERM, writes what the draws done predict and exits with 128 + the signal.
 pub fn run(
     n: u32,
     options: &Options,
-    shards: Option<u32>,
     (seconds, seed): (f64, u64),
+    output: Output,
     progress: Mode,
 ) -> Result<Exit, Error> {
     let latest: Arc<Mutex<Option<Estimate>>> = Arc::default();
@@ -28,7 +50,6 @@ pub fn run(
     let start = Instant::now();
     // Stopped, the estimate reports the draws done (those under way take minutes at n ≥ 29).
     let kept = Arc::clone(&latest);
-    let threads = options.threads;
     interrupt::quit_with(move |signal| {
         progress::clear();
         let name = signal.name();
@@ -39,7 +60,7 @@ pub fn run(
                      those done",
                     plural(e.samples, "draw")
                 ));
-                print!("{}", report(e, threads, shards));
+                print!("{}", output.render(e));
                 let _ = std::io::stdout().flush();
             }
             done => note(&format!(
@@ -58,8 +79,81 @@ pub fn run(
     if let Some(ticker) = ticker {
         ticker.stop();
     }
-    print!("{}", report(&e?, options.threads, shards));
+    print!("{}", output.render(&e?));
     Ok(Exit::Success)
+}
+
+/// What an estimate says, as the text report and the JSON object both give it: every time in
+/// seconds (CPU times include building the plan), each with the half-width of its 95% interval.
+#[derive(Debug, Serialize)]
+struct Figures {
+    n: u32,
+    engine: nqueens::Engine,
+    /// Pieces of work in the count (east row sets, or subproblems).
+    population: u64,
+    draws: usize,
+    /// Pieces of work timed in those draws.
+    timed: u64,
+    /// The share of the row sets that hold a unit, where the draws are of those only.
+    share_with_unit: Option<f64>,
+    seed: u64,
+    sampling_seconds: f64,
+    setup_seconds: f64,
+    cpu_seconds: f64,
+    cpu_margin_seconds: f64,
+    cpu_core_years: f64,
+    cpu_core_years_margin: f64,
+    threads: usize,
+    wall_seconds: f64,
+    wall_margin_seconds: f64,
+    /// One shard's times, when asked for.
+    shard: Option<Shard>,
+}
+
+/// One of `of` shards: its CPU time, and its wall time on the estimate's threads.
+#[derive(Debug, Serialize)]
+struct Shard {
+    of: u32,
+    cpu_seconds: f64,
+    cpu_margin_seconds: f64,
+    wall_seconds: f64,
+    wall_margin_seconds: f64,
+}
+
+impl Figures {
+    fn of(e: &Estimate, threads: usize, shards: Option<u32>) -> Figures {
+        let cpu = e.cpu + e.setup;
+        let (wall, wall_margin) = e.wall(threads);
+        Figures {
+            n: e.n,
+            engine: e.engine,
+            population: e.population,
+            draws: e.samples,
+            timed: e.timed,
+            share_with_unit: e.share,
+            seed: e.seed,
+            sampling_seconds: e.elapsed,
+            setup_seconds: e.setup,
+            cpu_seconds: cpu,
+            cpu_margin_seconds: e.margin,
+            cpu_core_years: cpu / YEAR,
+            cpu_core_years_margin: e.margin / YEAR,
+            threads,
+            wall_seconds: wall,
+            wall_margin_seconds: wall_margin,
+            shard: shards.map(|of| {
+                let ((cpu, cpu_margin), (wall, wall_margin)) =
+                    (e.per_shard(of), e.shard_wall(of, threads));
+                Shard {
+                    of,
+                    cpu_seconds: cpu,
+                    cpu_margin_seconds: cpu_margin,
+                    wall_seconds: wall,
+                    wall_margin_seconds: wall_margin,
+                }
+            }),
+        }
+    }
 }
 
 /// How far the sampling is, `elapsed` into the estimate (plan included), sampling for
@@ -98,27 +192,27 @@ fn sampling(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Readi
 }
 
 /// The estimate as lines of text.
-fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
-    let pieces = match e.engine {
+fn report(f: &Figures) -> String {
+    let pieces = match f.engine {
         nqueens::Engine::Join => "east row set",
         _ => "subproblem",
     };
-    let among = e.share.map_or(String::new(), |p| {
+    let among = f.share_with_unit.map_or(String::new(), |p| {
         format!(" among the {:.1}% with a unit", 100.0 * p)
     });
     // Draws are with replacement: more pieces may be timed than the count has.
     let mut out = format!(
         "n = {}, {} engine, {}: {} draws{among}, {} timed (seed {}), {:.1} s; plan built in {}\n",
-        e.n,
-        e.engine,
-        plural(e.population as usize, pieces),
-        e.samples,
-        plural(e.timed as usize, pieces),
-        e.seed,
-        e.elapsed,
-        duration(e.setup)
+        f.n,
+        f.engine,
+        plural(f.population as usize, pieces),
+        f.draws,
+        plural(f.timed as usize, pieces),
+        f.seed,
+        f.sampling_seconds,
+        duration(f.setup_seconds)
     );
-    let line = |what: &str, (value, margin): (f64, f64)| {
+    let line = |what: &str, value: f64, margin: f64| {
         format!(
             "{what:<22} {} ± {} ({:.0}%; 95% interval {} to {})\n",
             duration(value),
@@ -128,18 +222,31 @@ fn report(e: &Estimate, threads: usize, shards: Option<u32>) -> String {
             duration(value + margin)
         )
     };
-    out += &line("CPU time", (e.cpu + e.setup, e.margin));
+    out += &line("CPU time", f.cpu_seconds, f.cpu_margin_seconds);
     out += &format!(
         "{:<22} {} ± {}\n",
         "CPU-core-years",
-        significant((e.cpu + e.setup) / YEAR),
-        significant(e.margin / YEAR)
+        significant(f.cpu_core_years),
+        significant(f.cpu_core_years_margin)
     );
-    let on = plural(threads, "thread");
-    out += &line(&format!("wall time, {on}"), e.wall(threads));
-    if let Some(k) = shards {
-        out += &line(&format!("one of {k} shards, CPU"), e.per_shard(k));
-        out += &line(&format!("one shard, {on}"), e.shard_wall(k, threads));
+    let on = plural(f.threads, "thread");
+    out += &line(
+        &format!("wall time, {on}"),
+        f.wall_seconds,
+        f.wall_margin_seconds,
+    );
+    if let Some(shard) = &f.shard {
+        let of = shard.of;
+        out += &line(
+            &format!("one of {of} shards, CPU"),
+            shard.cpu_seconds,
+            shard.cpu_margin_seconds,
+        );
+        out += &line(
+            &format!("one shard, {on}"),
+            shard.wall_seconds,
+            shard.wall_margin_seconds,
+        );
     }
     out
 }

@@ -37,13 +37,18 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             shards,
             seconds,
             seed,
+            json,
             progress,
             quiet,
         } => estimate::run(
             n,
             &options,
-            shards,
             (seconds, seed),
+            estimate::Output {
+                threads: options.threads,
+                shards,
+                json,
+            },
             Mode::choose(quiet, progress),
         ),
         Command::Solve {
