@@ -167,17 +167,21 @@ fn sampling(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Readi
             line: waiting,
         };
     };
-    let cpu = e.cpu + e.setup;
-    let margin = if e.margin.is_finite() {
-        format!(" ± {:.0}%", 100.0 * e.margin / cpu.max(f64::MIN_POSITIVE))
+    let f = Figures::of(e, 1, None);
+    let cpu = f.cpu_seconds;
+    let margin = if f.cpu_margin_seconds.is_finite() {
+        format!(
+            " ± {:.0}%",
+            100.0 * f.cpu_margin_seconds / cpu.max(f64::MIN_POSITIVE)
+        )
     } else {
         String::new()
     };
     let draws = plural(e.samples, "draw");
     let budget = clock(Duration::from_secs_f64(seconds));
-    let sampled = clock(Duration::from_secs_f64(e.elapsed));
+    let sampled = clock(Duration::from_secs_f64(f.sampling_seconds));
     Reading {
-        position: e.elapsed / seconds.max(f64::MIN_POSITIVE),
+        position: f.sampling_seconds / seconds.max(f64::MIN_POSITIVE),
         short: format!(
             "{draws}, {sampled} of {budget}: CPU {}{margin}",
             duration(cpu)
