@@ -210,7 +210,7 @@ pub fn estimate_watched(
 }
 
 /// The draws so far, summed as they come in (Welford's running mean and sum of squared
-/// deviations, which stay exact where a sum of squares would cancel).
+/// deviations, which stay accurate where a plain sum of squares would cancel).
 #[derive(Debug, Default)]
 struct Draws {
     count: usize,
