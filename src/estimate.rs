@@ -171,9 +171,10 @@ pub fn estimate_watched(
             samples: draws.count,
             timed: draws.timed,
             cpu: draws.mean,
-            margin: match draws.count {
-                0 | 1 => f64::INFINITY,
-                k => t95(k - 1) * (variance / k as f64 + share_variance).sqrt(),
+            margin: match (population, draws.count) {
+                (0, _) => 0.0,
+                (_, 0 | 1) => f64::INFINITY,
+                (_, k) => t95(k - 1) * (variance / k as f64 + share_variance).sqrt(),
             },
             setup,
             elapsed: sampling.elapsed().as_secs_f64(),
@@ -181,6 +182,10 @@ pub fn estimate_watched(
             share: share.map(|(p, _)| p),
         }
     };
+    if population == 0 {
+        // Nothing to search (n = 2 and 3 have no placement): nothing to draw, and no time.
+        return Ok(so_far(&Draws::default()));
+    }
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let drawn = std::sync::atomic::AtomicUsize::new(0);
     let draws = std::sync::Mutex::new(Draws::default());
@@ -475,6 +480,12 @@ mod tests {
             1,
         );
         assert_eq!(symmetry.unwrap().samples, MIN_SAMPLES);
+        // A board with nothing to search is estimated at once, at no time.
+        let start = Instant::now();
+        let nothing = estimate(3, &options, 10.0, 1).unwrap();
+        assert_eq!((nothing.population, nothing.samples), (0, 0));
+        assert_eq!((nothing.cpu, nothing.margin), (0.0, 0.0));
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     /// With its quarters made on demand (a budget too small for n = 16's table), the join
