@@ -104,6 +104,11 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// Predicted CPU seconds of the whole count, the plan included, with its margin.
+    pub fn total(&self) -> (f64, f64) {
+        self.shard_wall(1, 1)
+    }
+
     /// Predicted wall-clock seconds on `threads` threads that scale perfectly (the setup, then
     /// the CPU time shared out), with its margin.
     pub fn wall(&self, threads: usize) -> (f64, f64) {
@@ -187,19 +192,22 @@ pub fn estimate_watched(
         return Ok(so_far(&Draws::default()));
     }
     let budget = Duration::from_secs_f64(seconds.max(0.0));
-    let drawn = std::sync::atomic::AtomicUsize::new(0);
+    let started = std::sync::atomic::AtomicUsize::new(0);
     let draws = std::sync::Mutex::new(Draws::default());
+    let with_unit = share.map(|(p, _)| p);
     pool.install(|| {
         (0..options.threads.max(1))
             .into_par_iter()
             .for_each(|worker| {
                 let mut rng =
                     SplitMix64(seed ^ (worker as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-                while sampling.elapsed() < budget
-                    || drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
+                // Draws until time is up, and at least MIN_SAMPLES in all: none more after
+                // the budget once that many were started (a draw of n = 30 takes minutes).
+                while started.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
+                    || sampling.elapsed() < budget
                 {
-                    let share = share.map(|(p, _)| p);
-                    let (stands_for, pieces, seconds) = work_on(&plan, population, share, &mut rng);
+                    let (stands_for, pieces, seconds) =
+                        work_on(&plan, population, with_unit, &mut rng);
                     let now = {
                         let mut draws = draws.lock().unwrap_or_else(|e| e.into_inner());
                         draws.add(seconds * stands_for, pieces);
@@ -473,6 +481,7 @@ mod tests {
         let (shard, margin) = e.shard_wall(4, 2);
         assert!((shard - (e.setup + e.cpu / 8.0)).abs() < 1e-12 && margin == e.margin / 8.0);
         assert_eq!(e.per_shard(4), e.shard_wall(4, 1));
+        assert_eq!(e.total(), (e.setup + e.cpu, e.margin));
         let symmetry = estimate(
             12,
             &options.with_engine(Some(crate::Engine::Symmetry)),

@@ -72,20 +72,7 @@ impl Interrupt {
         };
         let (stop, first) = (Arc::clone(&interrupt.stop), Arc::clone(&interrupt.first));
         let resume = Arc::clone(&interrupt.resume);
-        let caught = Signals::new([SIGINT, SIGTERM]).and_then(|mut signals| {
-            std::thread::Builder::new()
-                .name("nqueens-signals".to_string())
-                .spawn(move || {
-                    for raw in signals.forever() {
-                        received(raw, saving, &stop, &first, &resume);
-                    }
-                })
-        });
-        if let Err(e) = caught {
-            note(&format!(
-                "warning: cannot catch SIGINT and SIGTERM ({e}): they will end the program at once"
-            ));
-        }
+        catch(move |raw| received(raw, saving, &stop, &first, &resume));
         interrupt
     }
 
@@ -123,15 +110,22 @@ impl Interrupt {
 /// Catches SIGINT and SIGTERM from now on: the first calls `last_words` with the signal, then
 /// the program exits with 128 + its number.
 pub fn quit_with(last_words: impl FnOnce(Signal) + Send + 'static) {
+    let mut last_words = Some(last_words);
+    catch(move |raw| {
+        if let (Some(signal), Some(last_words)) = (Signal::from_raw(raw), last_words.take()) {
+            last_words(signal);
+            std::process::exit(i32::from(signal.status()));
+        }
+    });
+}
+
+/// Calls `received` with each SIGINT and SIGTERM from now on, on a thread of its own; warns when
+/// they cannot be caught.
+fn catch(mut received: impl FnMut(i32) + Send + 'static) {
     let caught = Signals::new([SIGINT, SIGTERM]).and_then(|mut signals| {
         std::thread::Builder::new()
             .name("nqueens-signals".to_string())
-            .spawn(move || {
-                if let Some(signal) = signals.forever().find_map(Signal::from_raw) {
-                    last_words(signal);
-                    std::process::exit(i32::from(signal.status()));
-                }
-            })
+            .spawn(move || signals.forever().for_each(&mut received))
     });
     if let Err(e) = caught {
         note(&format!(

@@ -14,19 +14,18 @@ use crate::exit::Exit;
 use crate::interrupt;
 use crate::progress::{self, clock, note, Mode, Reading, Ticker};
 
-/// How an estimate is written: its wall times for `threads` threads, and for one of `shards`
-/// shards if asked; as text, or as one JSON object.
+/// How an estimate is written: with the time of one of `shards` shards if asked, as text or as
+/// one JSON object.
 #[derive(Debug, Clone, Copy)]
 pub struct Output {
-    pub threads: usize,
     pub shards: Option<u32>,
     pub json: bool,
 }
 
 impl Output {
-    /// The estimate as this output writes it, ending with a newline.
-    fn render(&self, e: &Estimate) -> String {
-        let figures = Figures::of(e, self.threads, self.shards);
+    /// The estimate for `threads` threads as this output writes it, ending with a newline.
+    fn render(&self, e: &Estimate, threads: usize) -> String {
+        let figures = Figures::of(e, threads, self.shards);
         if self.json {
             serde_json::to_string(&figures).expect("an estimate always serialises") + "\n"
         } else {
@@ -41,7 +40,8 @@ impl Output {
 pub fn run(
     n: u32,
     options: &Options,
-    (seconds, seed): (f64, u64),
+    seconds: f64,
+    seed: u64,
     output: Output,
     progress: Mode,
 ) -> Result<Exit, Error> {
@@ -49,7 +49,7 @@ pub fn run(
     let shown = Arc::clone(&latest);
     let start = Instant::now();
     // Stopped, the estimate reports the draws done (those under way take minutes at n ≥ 29).
-    let kept = Arc::clone(&latest);
+    let (kept, threads) = (Arc::clone(&latest), options.threads);
     interrupt::quit_with(move |signal| {
         progress::clear();
         let name = signal.name();
@@ -60,7 +60,7 @@ pub fn run(
                      those done",
                     plural(e.samples, "draw")
                 ));
-                print!("{}", output.render(e));
+                print!("{}", output.render(e, threads));
                 let _ = std::io::stdout().flush();
             }
             done => note(&format!(
@@ -79,7 +79,7 @@ pub fn run(
     if let Some(ticker) = ticker {
         ticker.stop();
     }
-    print!("{}", output.render(&e?));
+    print!("{}", output.render(&e?, threads));
     Ok(Exit::Success)
 }
 
@@ -122,7 +122,7 @@ struct Shard {
 
 impl Figures {
     fn of(e: &Estimate, threads: usize, shards: Option<u32>) -> Figures {
-        let cpu = e.cpu + e.setup;
+        let (cpu, cpu_margin) = e.total();
         let (wall, wall_margin) = e.wall(threads);
         Figures {
             n: e.n,
@@ -135,9 +135,9 @@ impl Figures {
             sampling_seconds: e.elapsed,
             setup_seconds: e.setup,
             cpu_seconds: cpu,
-            cpu_margin_seconds: e.margin,
+            cpu_margin_seconds: cpu_margin,
             cpu_core_years: cpu / YEAR,
-            cpu_core_years_margin: e.margin / YEAR,
+            cpu_core_years_margin: cpu_margin / YEAR,
             threads,
             wall_seconds: wall,
             wall_margin_seconds: wall_margin,
@@ -167,21 +167,17 @@ fn sampling(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Readi
             line: waiting,
         };
     };
-    let f = Figures::of(e, 1, None);
-    let cpu = f.cpu_seconds;
-    let margin = if f.cpu_margin_seconds.is_finite() {
-        format!(
-            " ± {:.0}%",
-            100.0 * f.cpu_margin_seconds / cpu.max(f64::MIN_POSITIVE)
-        )
+    let (cpu, cpu_margin) = e.total();
+    let margin = if cpu_margin.is_finite() {
+        format!(" ± {:.0}%", 100.0 * cpu_margin / cpu.max(f64::MIN_POSITIVE))
     } else {
         String::new()
     };
     let draws = plural(e.samples, "draw");
     let budget = clock(Duration::from_secs_f64(seconds));
-    let sampled = clock(Duration::from_secs_f64(f.sampling_seconds));
+    let sampled = clock(Duration::from_secs_f64(e.elapsed));
     Reading {
-        position: f.sampling_seconds / seconds.max(f64::MIN_POSITIVE),
+        position: e.elapsed / seconds.max(f64::MIN_POSITIVE),
         short: format!(
             "{draws}, {sampled} of {budget}: CPU {}{margin}",
             duration(cpu)

@@ -43,12 +43,9 @@ pub fn run(command: Command) -> Result<Exit, Error> {
         } => estimate::run(
             n,
             &options,
-            (seconds, seed),
-            estimate::Output {
-                threads: options.threads,
-                shards,
-                json,
-            },
+            seconds,
+            seed,
+            estimate::Output { shards, json },
             Mode::choose(quiet, progress),
         ),
         Command::Solve {
