@@ -136,9 +136,10 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
     estimate_watched(n, options, seconds, seed, &|_| ())
 }
 
-/// [`estimate`], calling `watch` with the estimate so far after every draw (from the thread that
-/// drew it): a draw of n ≥ 29 takes minutes, and the user sees the interval narrow. Its margin
-/// is infinite until two draws are in.
+/// [`estimate`], calling `watch` with the estimate so far when the sampling begins (no draw yet:
+/// the plan is built) and after every draw (from the thread that drew it): a draw of n ≥ 29
+/// takes minutes, and the user sees the interval narrow. Its margin is infinite until two draws
+/// are in.
 pub fn estimate_watched(
     n: u32,
     options: &Options,
@@ -191,6 +192,7 @@ pub fn estimate_watched(
         // Nothing to search (n = 2 and 3 have no placement): nothing to draw, and no time.
         return Ok(so_far(&Draws::default()));
     }
+    watch(&so_far(&Draws::default()));
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let started = std::sync::atomic::AtomicUsize::new(0);
     let draws = std::sync::Mutex::new(Draws::default());
@@ -434,7 +436,7 @@ mod tests {
     }
 
     #[test]
-    fn the_watcher_sees_every_draw_and_the_margin_once_two_are_in() {
+    fn the_watcher_sees_the_start_every_draw_and_the_margin_once_two_are_in() {
         let seen = std::sync::Mutex::new(Vec::new());
         let options = Options::default()
             .with_threads(2)
@@ -445,9 +447,10 @@ mod tests {
         .unwrap();
         let mut seen = seen.into_inner().unwrap();
         seen.sort_by_key(|s| s.0);
-        assert_eq!(seen.len(), last.samples);
-        assert!(seen.iter().enumerate().all(|(i, s)| s.0 == i + 1));
-        assert!(seen[0].1.is_infinite() && seen[1..].iter().all(|s| s.1.is_finite()));
+        assert_eq!(seen.len(), last.samples + 1);
+        assert!(seen.iter().enumerate().all(|(i, s)| s.0 == i));
+        assert!(seen[..2].iter().all(|s| s.1.is_infinite()));
+        assert!(seen[2..].iter().all(|s| s.1.is_finite()));
         assert_eq!(seen.last().unwrap().1, last.margin);
     }
 

@@ -1,7 +1,7 @@
 //! `nqueens estimate`: the predicted CPU and wall time of a count, and of one shard.
 
 use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use nqueens::estimate::{estimate_watched, Estimate, MIN_SAMPLES};
@@ -45,15 +45,20 @@ pub fn run(
     output: Output,
     progress: Mode,
 ) -> Result<Exit, Error> {
-    let latest: Arc<Mutex<Option<Estimate>>> = Arc::default();
+    let latest: Arc<Mutex<Latest>> = Arc::default();
     let shown = Arc::clone(&latest);
     let start = Instant::now();
     // Stopped, the estimate reports the draws done (those under way take minutes at n ≥ 29).
     let (kept, threads) = (Arc::clone(&latest), options.threads);
     interrupt::quit_with(move |signal| {
+        let latest = lock(&kept);
+        if latest.reported {
+            // The whole report is out: nothing more to say.
+            return;
+        }
         progress::clear();
         let name = signal.name();
-        match kept.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        match &latest.estimate {
             Some(e) if e.samples >= 2 => {
                 note(&format!(
                     "{name}: stopped after {}; those under way are dropped, the estimate is of \
@@ -65,22 +70,40 @@ pub fn run(
             }
             done => note(&format!(
                 "{name}: stopped after {}: too few for an estimate",
-                plural(done.map_or(0, |e| e.samples), "draw")
+                plural(done.as_ref().map_or(0, |e| e.samples), "draw")
             )),
         }
+        // Held until the program exits, so that the finished estimate's report cannot follow.
+        std::mem::forget(latest);
     });
     let ticker = Ticker::start(progress, format!("estimate n = {n}"), move || {
-        let latest = shown.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let latest = lock(&shown).estimate.clone();
         sampling(latest.as_ref(), start.elapsed(), seconds)
     });
     let e = estimate_watched(n, options, seconds, seed, &|e| {
-        *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.clone());
+        lock(&latest).estimate = Some(e.clone());
     });
     if let Some(ticker) = ticker {
         ticker.stop();
     }
+    let mut latest = lock(&latest);
     print!("{}", output.render(&e?, threads));
+    let _ = std::io::stdout().flush();
+    latest.reported = true;
     Ok(Exit::Success)
+}
+
+/// What an estimate has shown: the estimate so far (none while the plan is built), and whether
+/// its report is written (a signal then has nothing to add).
+#[derive(Default)]
+struct Latest {
+    estimate: Option<Estimate>,
+    reported: bool,
+}
+
+/// `latest` locked (a thread that panicked holding it left a whole value).
+fn lock(latest: &Mutex<Latest>) -> MutexGuard<'_, Latest> {
+    latest.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What an estimate says, as the text report and the JSON object both give it: every time in
@@ -160,7 +183,11 @@ impl Figures {
 /// `seconds`: the bar fills with the sampling time, and says what the draws so far predict.
 fn sampling(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Reading {
     let Some(e) = latest.filter(|e| e.samples > 0) else {
-        let waiting = format!("no draw done yet, {} elapsed", clock(elapsed));
+        let doing = match latest {
+            None => "building the plan",
+            Some(_) => "first draw under way",
+        };
+        let waiting = format!("{doing}, {} elapsed", clock(elapsed));
         return Reading {
             position: 0.0,
             short: waiting.clone(),
@@ -290,6 +317,42 @@ mod tests {
         assert_eq!(duration(150.0), "2.50 min");
         assert_eq!(duration(3.0 * 86_400.0), "3.00 days");
         assert_eq!(duration(4.0 * YEAR), "4.00 years");
+    }
+
+    #[test]
+    fn before_the_first_draw_the_reading_says_what_is_under_way() {
+        let elapsed = Duration::from_secs(65);
+        let planning = sampling(None, elapsed, 10.0);
+        assert_eq!(planning.line, "building the plan, 0:01:05 elapsed");
+        let started = Estimate {
+            n: 20,
+            engine: nqueens::Engine::Join,
+            population: 184_756,
+            samples: 0,
+            timed: 0,
+            cpu: 0.0,
+            margin: f64::INFINITY,
+            setup: 1.0,
+            elapsed: 0.0,
+            seed: 1,
+            share: None,
+        };
+        let drawing = sampling(Some(&started), elapsed, 10.0);
+        assert_eq!(drawing.line, "first draw under way, 0:01:05 elapsed");
+        assert_eq!((planning.position, drawing.position), (0.0, 0.0));
+        let one = Estimate {
+            samples: 1,
+            cpu: 120.0,
+            elapsed: 2.5,
+            ..started
+        };
+        let read = sampling(Some(&one), elapsed, 10.0);
+        assert!(
+            read.line.starts_with("1 draw in 0:00:02 of sampling"),
+            "{}",
+            read.line
+        );
+        assert_eq!(read.position, 0.25);
     }
 
     #[test]
