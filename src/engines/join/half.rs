@@ -15,6 +15,7 @@
 
 use std::mem::MaybeUninit;
 
+use super::pairs;
 use super::quarter::Quarters;
 
 /// Which side of the board a half's key is read for.
@@ -97,8 +98,9 @@ pub struct Buffers {
     south_ok: South,
 }
 
-/// South placements by field: their "/" and "\\" masks and their keys, each list followed by
-/// zeros up to a whole number of [`LANES`] (read, never counted, by the AVX2 join).
+/// South placements by field: their "/" and "\\" masks and their keys, the first `len` slots of
+/// each list, followed by zeros up to a whole number of [`LANES`] (read, never counted, by the
+/// AVX2 join). The lists grow and never shrink: what lies beyond is not theirs.
 #[derive(Debug, Default)]
 struct South {
     d1: Vec<u64>,
@@ -108,30 +110,42 @@ struct South {
 }
 
 impl South {
-    fn clear(&mut self) {
-        self.d1.clear();
-        self.d2.clear();
-        self.key.clear();
-        self.len = 0;
-    }
-
+    /// The south `placements` of a quarter join, moved down below the `r` north rows, that avoid
+    /// `forbid`, with their keys (`key` of their masks): each written, the cursor moved past
+    /// those that fit, so that the loop has no branch to mispredict (odd boards' middle queens
+    /// forbid some).
     #[inline(always)]
-    fn push(&mut self, d1: u64, d2: u64, key: u64) {
-        self.d1.push(d1);
-        self.d2.push(d2);
-        self.key.push(key);
-        self.len += 1;
-    }
-
-    /// Pads the lists with zeros up to a whole number of [`LANES`]: at most LANES - 1 pushes
-    /// each (a `resize` here was a call and a `memset` per column set).
-    #[inline(always)]
-    fn pad(&mut self) {
-        for list in [&mut self.d1, &mut self.d2, &mut self.key] {
-            while list.len() % LANES != 0 {
-                list.push(0);
-            }
+    fn fill(
+        &mut self,
+        q: &Quarters,
+        placements: &[u64],
+        r: u32,
+        forbid: u64,
+        key: impl Fn(u64, u64) -> u64,
+    ) {
+        let room = placements.len() + LANES;
+        let d1 = pairs::slots(&mut self.d1, room);
+        let d2 = pairs::slots(&mut self.d2, room);
+        let keys = pairs::slots(&mut self.key, room);
+        let mut len = 0;
+        for &b in placements {
+            let (b1, b2) = q.unpack(b);
+            let (b1, b2) = (b1 << r, b2 << r);
+            d1[len] = b1;
+            d2[len] = b2;
+            keys[len] = key(b1, b2);
+            len += usize::from((b1 | b2) & forbid == 0);
         }
+        let padded = len.next_multiple_of(LANES);
+        for list in [d1, d2, keys] {
+            list[len..padded].fill(0);
+        }
+        self.len = len;
+    }
+
+    /// The lists' length with their padding: a whole number of [`LANES`].
+    fn padded(&self) -> usize {
+        self.len.next_multiple_of(LANES)
     }
 }
 
@@ -211,8 +225,8 @@ fn join<const USED: bool>(
     }
 }
 
-/// The north placements of the quarter join of column set `cols`, and the south ones that
-/// avoid `forbid`, moved down and padded; none when either is empty.
+/// The north placements of the quarter join of column set `cols` and the south ones (moved down
+/// and padded) that avoid `forbid`; none when either is empty.
 #[inline(always)]
 fn groups<'a>(
     q: &'a Quarters,
@@ -234,18 +248,11 @@ fn groups<'a>(
     if group.is_empty() {
         return None;
     }
-    south_ok.clear();
-    for &b in q.group(south, all_cols ^ cols, south_buffer) {
-        let (b1, b2) = q.unpack(b);
-        let (b1, b2) = (b1 << r, b2 << r);
-        if (b1 | b2) & forbid == 0 {
-            south_ok.push(b1, b2, window.key(side, b1, b2));
-        }
-    }
+    let placements = q.group(south, all_cols ^ cols, south_buffer);
+    south_ok.fill(q, placements, r, forbid, |b1, b2| window.key(side, b1, b2));
     if south_ok.len == 0 {
         return None;
     }
-    south_ok.pad();
     let north = North {
         group,
         q,
@@ -392,8 +399,8 @@ mod avx2 {
     ) -> usize {
         let n = south.len;
         let (whole, rest) = (n / LANES * LANES, n % LANES);
-        let padded = south.d1.len();
-        // SAFETY (the loads): `South::pad` makes every list a whole number of LANES long.
+        let padded = south.padded();
+        // SAFETY (the loads): every list holds `padded` slots (`South::fill`); the slices check.
         let load = |list: &[u64], i: usize| unsafe {
             _mm256_loadu_si256(list[i..i + LANES].as_ptr().cast())
         };
