@@ -590,9 +590,13 @@ fn sort_by_pattern<'a>(
 ) -> (&'a [u64], [usize; (1 << MAX_PIVOTS) + 1]) {
     const LANES: usize = 4;
     let mut next = [[0usize; 1 << MAX_PIVOTS]; LANES];
-    for group in patterns.chunks(LANES) {
-        for (lane, &p) in next.iter_mut().zip(group) {
-            lane[p as usize] += 1;
+    let whole = patterns.chunks_exact(LANES);
+    for (lane, &p) in next.iter_mut().zip(whole.remainder()) {
+        lane[usize::from(p)] += 1;
+    }
+    for ps in whole {
+        for l in 0..LANES {
+            next[l][usize::from(ps[l])] += 1;
         }
     }
     // Turn the counts into first slots: pattern by pattern, lane by lane.
@@ -609,11 +613,23 @@ fn sort_by_pattern<'a>(
     starts[1 << k..].fill(at);
     // Every slot is written (the sort is a permutation): what `out` held is not zeroed first.
     let out = slots(out, values.len());
-    for (group, ps) in values.chunks(LANES).zip(patterns.chunks(LANES)) {
-        for ((lane, &value), &p) in next.iter_mut().zip(group).zip(ps) {
-            out[lane[p as usize]] = value;
-            lane[p as usize] += 1;
+    let mut put = |lane: &mut [usize; 1 << MAX_PIVOTS], value: u64, p: u8| {
+        let at = &mut lane[usize::from(p)];
+        out[*at] = value;
+        *at += 1;
+    };
+    let (values_whole, patterns_whole) = (values.chunks_exact(LANES), patterns.chunks_exact(LANES));
+    let rest = values_whole
+        .remainder()
+        .iter()
+        .zip(patterns_whole.remainder());
+    for (group, ps) in values_whole.zip(patterns_whole) {
+        for l in 0..LANES {
+            put(&mut next[l], group[l], ps[l]);
         }
+    }
+    for (lane, (&value, &p)) in next.iter_mut().zip(rest) {
+        put(lane, value, p);
     }
     (out, starts)
 }
@@ -937,11 +953,13 @@ mod tests {
         })
     }
 
-        #[test]
+    #[test]
     fn bit_frequencies_count_each_bit_past_the_byte_counters() {
         // 600 keys: the byte counters are emptied twice on the way.
         let mut rng = crate::cost::SplitMix64(5);
-        let keys: Vec<u64> = (0..600).map(|_| rng.next() & rng.next() | 1 << 63).collect();
+        let keys: Vec<u64> = (0..600)
+            .map(|_| rng.next() & rng.next() | 1 << 63)
+            .collect();
         let f = bit_frequencies(keys.iter().copied());
         for (b, &count) in f.iter().enumerate() {
             let naive = keys.iter().filter(|&&k| k >> b & 1 != 0).count() as u64;
@@ -951,7 +969,7 @@ mod tests {
         assert_eq!(bit_frequencies(std::iter::empty()), [0; 64]);
     }
 
-proptest! {
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
         #[test]
         fn bit_sliced_agrees_with_the_plain_loop(
