@@ -574,11 +574,14 @@ fn bit_frequencies(keys: impl Iterator<Item = u64>) -> [u64; 64] {
     sums
 }
 
+/// Counters of the pattern sort that keys take in turn ([`sort_by_pattern`]).
+const SORT_LANES: usize = 4;
+
 /// Copies `values` into `out` ordered by their `patterns` (same index; a counting sort over `2^k`
 /// patterns), and returns them (the first `values.len()` slots of `out`) and where each pattern
 /// starts (and, last, the end).
 ///
-/// Keys go through [`LANES`] interleaved counters (key i through counter i mod LANES, each
+/// Keys go through [`SORT_LANES`] interleaved counters (key i through counter i mod SORT_LANES, each
 /// pattern's slots split among them in order), so that a run of keys with one pattern does not
 /// wait, key after key, on the counter the previous key stored.
 #[inline(always)]
@@ -588,17 +591,11 @@ fn sort_by_pattern<'a>(
     k: usize,
     out: &'a mut Vec<u64>,
 ) -> (&'a [u64], [usize; (1 << MAX_PIVOTS) + 1]) {
-    const LANES: usize = 4;
-    let mut next = [[0usize; 1 << MAX_PIVOTS]; LANES];
-    let whole = patterns.chunks_exact(LANES);
-    for (lane, &p) in next.iter_mut().zip(whole.remainder()) {
-        lane[usize::from(p)] += 1;
-    }
-    for ps in whole {
-        for l in 0..LANES {
-            next[l][usize::from(ps[l])] += 1;
-        }
-    }
+    let patterns = &patterns[..values.len()];
+    let mut next = [[0usize; 1 << MAX_PIVOTS]; SORT_LANES];
+    by_lane(patterns.len(), |lane, i| {
+        next[lane][usize::from(patterns[i])] += 1
+    });
     // Turn the counts into first slots: pattern by pattern, lane by lane.
     let mut starts = [0usize; (1 << MAX_PIVOTS) + 1];
     let mut at = 0;
@@ -613,25 +610,27 @@ fn sort_by_pattern<'a>(
     starts[1 << k..].fill(at);
     // Every slot is written (the sort is a permutation): what `out` held is not zeroed first.
     let out = slots(out, values.len());
-    let mut put = |lane: &mut [usize; 1 << MAX_PIVOTS], value: u64, p: u8| {
-        let at = &mut lane[usize::from(p)];
-        out[*at] = value;
+    by_lane(values.len(), |lane, i| {
+        let at = &mut next[lane][usize::from(patterns[i])];
+        out[*at] = values[i];
         *at += 1;
-    };
-    let (values_whole, patterns_whole) = (values.chunks_exact(LANES), patterns.chunks_exact(LANES));
-    let rest = values_whole
-        .remainder()
-        .iter()
-        .zip(patterns_whole.remainder());
-    for (group, ps) in values_whole.zip(patterns_whole) {
-        for l in 0..LANES {
-            put(&mut next[l], group[l], ps[l]);
+    });
+    (out, starts)
+}
+
+/// Calls `f(lane, i)` for every key `i` below `len` with its counter in [`sort_by_pattern`],
+/// `i` mod [`SORT_LANES`]: whole groups of them (a loop the compiler unrolls), then the rest.
+#[inline(always)]
+fn by_lane(len: usize, mut f: impl FnMut(usize, usize)) {
+    let whole = len - len % SORT_LANES;
+    for group in (0..whole).step_by(SORT_LANES) {
+        for lane in 0..SORT_LANES {
+            f(lane, group + lane);
         }
     }
-    for (lane, (&value, &p)) in next.iter_mut().zip(rest) {
-        put(lane, value, p);
+    for i in whole..len {
+        f(i - whole, i);
     }
-    (out, starts)
 }
 
 /// The first `len` slots of `v`, which grows (zeroed) when it is shorter and never shrinks: a
