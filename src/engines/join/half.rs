@@ -93,6 +93,9 @@ impl Window {
 #[derive(Debug, Default)]
 pub struct Buffers {
     north: Vec<u64>,
+    /// North placements of the main and level lists made on demand ([`Halves::split_at`]).
+    top: Vec<u64>,
+    level: Vec<u64>,
     south: Vec<u64>,
     /// The south placements of one column set that avoid `forbid`, moved down.
     south_ok: South,
@@ -159,6 +162,9 @@ pub struct Halves {
     rows: u32,
     forbid: u64,
     side: Side,
+    /// The column of the queen in the north rectangle's last row that splits the halves
+    /// ([`Halves::split_at`]), if any.
+    split: Option<u32>,
     /// North queens (and columns they use).
     k: u32,
     /// The next north column set to join, or none when every one has been.
@@ -177,9 +183,18 @@ impl Halves {
             rows,
             forbid,
             side,
+            split: None,
             k,
             next: possible.then_some((1u64 << k) - 1),
         }
+    }
+
+    /// These halves in two lists by the column of their queen in the last row of the north
+    /// rectangle (row n - h - 1, the middle row of an odd board; columns of the east view): left
+    /// of column `t` to the main list, in it to the level list ([`Halves::fill_apart`]), right of
+    /// it to neither; all to the main list when the rows do not hold that row.
+    pub fn split_at(self, t: Option<u32>) -> Halves {
+        Halves { split: t, ..self }
     }
 
     /// Appends the keys of the halves still to come to `out` (and, with `USED`, the union of each
@@ -195,11 +210,36 @@ impl Halves {
         limit: usize,
         buffers: &mut Buffers,
     ) -> bool {
+        self.fill_lists::<USED>(q, window, (out, &mut Vec::new()), used, limit, buffers)
+    }
+
+    /// [`Halves::fill`] of the main list `out` and the level list `level` together
+    /// ([`Halves::split_at`]), until the two hold at least `limit` keys.
+    pub fn fill_apart(
+        &mut self,
+        q: &Quarters,
+        window: Window,
+        (out, level): (&mut Vec<u64>, &mut Vec<u64>),
+        limit: usize,
+        buffers: &mut Buffers,
+    ) -> bool {
+        self.fill_lists::<false>(q, window, (out, level), &mut Vec::new(), limit, buffers)
+    }
+
+    fn fill_lists<const USED: bool>(
+        &mut self,
+        q: &Quarters,
+        window: Window,
+        (out, level): (&mut Vec<u64>, &mut Vec<u64>),
+        used: &mut Vec<u64>,
+        limit: usize,
+        buffers: &mut Buffers,
+    ) -> bool {
         let h = window.width.div_ceil(2);
         while let Some(cols) = self.next {
             self.next = next_subset(cols, self.k, h);
-            join::<USED>(q, window, self, cols as u32, out, used, buffers);
-            if out.len() >= limit {
+            join::<USED>(q, window, self, cols as u32, (out, level), used, buffers);
+            if out.len() + level.len() >= limit {
                 break;
             }
         }
@@ -209,24 +249,31 @@ impl Halves {
 
 /// The quarter join of one north column set `cols`: every north placement on the north rows of
 /// `halves` with the columns `cols` and every south one with the other columns, when no
-/// diagonal is used by both; `USED` fills `used`.
+/// diagonal is used by both, to `out` (or, by the column of its queen in the rectangle's last
+/// row, to `level`: [`Halves::split_at`]); `USED` fills `used`.
 #[inline(always)]
 fn join<const USED: bool>(
     q: &Quarters,
     window: Window,
     halves: &Halves,
     cols: u32,
-    out: &mut Vec<u64>,
+    (out, level): (&mut Vec<u64>, &mut Vec<u64>),
     used: &mut Vec<u64>,
     buffers: &mut Buffers,
 ) {
-    if let Some((north, south)) = groups(q, window, halves, cols, buffers) {
-        write::<USED>(&north, south, out, used, candidates::<USED>);
+    if let Some((main, level_north, south)) = groups(q, window, halves, cols, buffers) {
+        debug_assert!(!USED || level_north.group.is_empty());
+        for (north, out) in [(main, out), (level_north, level)] {
+            if !north.group.is_empty() {
+                write::<USED>(&north, south, out, used, candidates::<USED>);
+            }
+        }
     }
 }
 
-/// The north placements of the quarter join of column set `cols` and the south ones (moved down
-/// and padded) that avoid `forbid`; none when either is empty.
+/// The north placements of the quarter join of column set `cols` (those of the main list and
+/// those of the level list) and the south ones (moved down and padded) that avoid `forbid`;
+/// none when either side is empty.
 #[inline(always)]
 fn groups<'a>(
     q: &'a Quarters,
@@ -234,18 +281,25 @@ fn groups<'a>(
     halves: &Halves,
     cols: u32,
     buffers: &'a mut Buffers,
-) -> Option<(North<'a>, &'a South)> {
+) -> Option<(North<'a>, North<'a>, &'a South)> {
     let r = q.rows();
     let (north, south) = (halves.rows & ((1 << r) - 1), halves.rows >> r);
     let all_cols = (1u32 << window.width.div_ceil(2)) - 1;
     let (forbid, side) = (halves.forbid, halves.side);
     let Buffers {
         north: north_buffer,
+        level: level_buffer,
+        top,
         south: south_buffer,
         south_ok,
     } = buffers;
-    let group = q.group(north, cols, north_buffer);
-    if group.is_empty() {
+    let (main, level) = match halves.split {
+        Some(t) if north & 1 << (r - 1) != 0 => {
+            q.groups_ending_at((north, cols), t, north_buffer, (top, level_buffer))
+        }
+        _ => (q.group(north, cols, north_buffer), &[][..]),
+    };
+    if main.is_empty() && level.is_empty() {
         return None;
     }
     let placements = q.group(south, all_cols ^ cols, south_buffer);
@@ -253,14 +307,14 @@ fn groups<'a>(
     if south_ok.len == 0 {
         return None;
     }
-    let north = North {
+    let north = |group| North {
         group,
         q,
         window,
         side,
         forbid,
     };
-    Some((north, south_ok))
+    Some((north(main), north(level), south_ok))
 }
 
 /// Appends the candidates that fit to `out` (and `used`) with `candidates`, which has room for
@@ -469,26 +523,37 @@ pub fn for_each_subset(bits: u32, k: u32, mut f: impl FnMut(u32)) {
 /// The diagonal masks of every east half on `rows` of an `n`-board, by plain backtracking over
 /// the rows: the slow, obvious version the quarter join is tested against.
 pub fn direct(n: u32, rows: u32) -> Vec<(u64, u64)> {
-    fn go(n: u32, rows: u32, r: u32, used: u32, d: (u64, u64), out: &mut Vec<(u64, u64)>) {
-        if r == n {
-            out.push(d);
-            return;
-        }
-        if rows & (1 << r) == 0 {
-            return go(n, rows, r + 1, used, d, out);
-        }
-        for c in 0..n / 2 {
-            let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
-            if used & (1 << c) == 0 && d.0 & a == 0 && d.1 & b == 0 {
-                go(n, rows, r + 1, used | 1 << c, (d.0 | a, d.1 | b), out);
-            }
-        }
-    }
     let mut out = Vec::new();
     if rows.count_ones() == n / 2 {
-        go(n, rows, 0, 0, (0, 0), &mut out);
+        backtrack(n, rows, 0, 0, (0, 0, 0), &mut |(d1, d2, _)| {
+            out.push((d1, d2))
+        });
     }
     out
+}
+
+/// [`direct`]'s halves from row `r` on, with the column of each one's queen in row n/2.
+fn backtrack(
+    n: u32,
+    rows: u32,
+    r: u32,
+    used: u32,
+    (d1, d2, middle): (u64, u64, u32),
+    out: &mut dyn FnMut((u64, u64, u32)),
+) {
+    if r == n {
+        return out((d1, d2, middle));
+    }
+    if rows & (1 << r) == 0 {
+        return backtrack(n, rows, r + 1, used, (d1, d2, middle), out);
+    }
+    for c in 0..n / 2 {
+        let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
+        if used & (1 << c) == 0 && d1 & a == 0 && d2 & b == 0 {
+            let middle = if r == n / 2 { c } else { middle };
+            backtrack(n, rows, r + 1, used | 1 << c, (d1 | a, d2 | b, middle), out);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -540,6 +605,47 @@ mod tests {
         }
     }
 
+    /// The halves split at a column of the middle row's queen are the halves whose queen there
+    /// stands left of the column (main list) and in it (level list), with the quarters in a
+    /// table (sorted by that column) and made on demand, in pieces.
+    #[test]
+    fn halves_split_at_a_column_of_the_middle_row() {
+        for n in [7u32, 9, 11] {
+            let (h, w) = (n / 2, Window::new(n));
+            let table = Quarters::build(n).unwrap();
+            for_each_subset(n, h, |rows| {
+                if rows >> h & 1 == 0 {
+                    return;
+                }
+                // Every half by plain backtracking, with the column of its queen in row h.
+                let mut plain = Vec::new();
+                backtrack(n, rows, 0, 0, (0, 0, 0), &mut |(d1, d2, c)| {
+                    plain.push((c, w.key(Side::West, d1, d2)))
+                });
+                for t in 0..=h {
+                    let want = |keep: &dyn Fn(u32) -> bool| {
+                        let mut keys: Vec<u64> =
+                            plain.iter().filter(|p| keep(p.0)).map(|p| p.1).collect();
+                        keys.sort_unstable();
+                        keys
+                    };
+                    let (below, at) = (want(&|c| c < t), want(&|c| c == t));
+                    for q in [&table, &Quarters::on_demand(n)] {
+                        let mut halves =
+                            Halves::new(q.rows(), h, rows, 0, Side::West).split_at(Some(t));
+                        let (mut main, mut level) = (Vec::new(), Vec::new());
+                        let mut buffers = Buffers::default();
+                        while halves.fill_apart(q, w, (&mut main, &mut level), 3, &mut buffers) {}
+                        main.sort_unstable();
+                        level.sort_unstable();
+                        let at_t = format!("n = {n}, rows {rows:b}, t = {t}, {:?}", q.store());
+                        assert_eq!((&main, &level), (&below, &at), "{at_t}");
+                    }
+                }
+            });
+        }
+    }
+
     /// The candidates [`write`] keeps of `north` × `south`, with the AVX2 loop (`avx2`: only
     /// where the CPU has AVX2) or the plain one: their keys and, with `USED`, their diagonals.
     fn kept<const USED: bool>(north: &North, south: &South, avx2: bool) -> (Vec<u64>, Vec<u64>) {
@@ -573,7 +679,7 @@ mod tests {
                     let halves = Halves::new(q.rows(), h, rows, forbid, side);
                     let mut buffers = Buffers::default();
                     for_each_subset(h, halves.k, |cols| {
-                        let Some((north, south)) = groups(&q, w, &halves, cols, &mut buffers)
+                        let Some((north, _, south)) = groups(&q, w, &halves, cols, &mut buffers)
                         else {
                             return;
                         };

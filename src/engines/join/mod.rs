@@ -230,25 +230,31 @@ impl Join {
 
     /// Solutions in one unit: pairs of an east half on its east rows and a west half on its west
     /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
+    ///
+    /// On odd boards, the solutions whose middle row's queen is at least as far from the centre
+    /// as the middle column's, those farther twice (the quarter turn, [`units`]): what the unit
+    /// adds to the board's total, over its weight.
     pub fn count_unit(&self, unit: &Unit) -> u64 {
         let mut solutions = 0;
-        self.count_units(unit.east, &[*unit], pairs::count_disjoint, |_, s| {
-            solutions = s
+        self.count_units(unit.east, &[*unit], pairs::count_disjoint, |weight, s| {
+            solutions += u64::from(weight / unit.weight) * s
         });
         solutions
     }
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
-    /// `found` with the weight and the solutions of each group of them ([`groups`]). The east
-    /// halves are made once for all of them, in pieces of [`Join::piece`] keys; the west halves
-    /// of each unit once per east piece; each east piece against each west piece by `count`.
+    /// `found` with a weight and the solutions of each group of them ([`groups`]), each group
+    /// once for its main lists and once for its level lists ([`units::turn`]). The east halves
+    /// are made once for all of them, in pieces of [`Join::piece`] keys; the west halves of each
+    /// unit once per east piece; each east piece against each west piece by `count`.
     ///
-    /// A unit is counted alone with the east halves that avoid its middle queen's diagonals;
-    /// the units of a group, when the east piece's length is in [`JOINT`], in one go: every east
-    /// half against the west halves of all of them, each west key carrying its middle queen's
-    /// two diagonals as bits of its own, so that an east half on one of them clashes with it as
-    /// with any west queen. That tests more pairs, but one count of
-    /// longer lists is sorted by pivots where several short ones were not.
+    /// A unit's main list is counted alone with the east halves that avoid its middle queen's
+    /// diagonals; the units of a group, when the east piece's length is in [`JOINT`], in one go:
+    /// every east half against the west halves of all of them, each west key carrying its
+    /// middle queen's two diagonals as bits of its own, so that an east half on one of them
+    /// clashes with it as with any west queen. That tests more pairs, but one count of longer
+    /// lists is sorted by pivots where several short ones were not. The level lists (one column
+    /// of the middle row: short) are always counted in one go, a group's after its main lists.
     fn count_units(
         &self,
         east: u32,
@@ -263,9 +269,9 @@ impl Join {
             return;
         }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
-        let (groups, len) = groups(units);
+        let (groups, len) = groups(n, units);
         let groups = &groups[..len];
-        let mut totals = [0u64; 32];
+        let mut totals = [(0u64, 0u64); 32];
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
             let mut east_halves = Halves::new(q.rows(), h, east, 0, Side::East);
@@ -278,9 +284,10 @@ impl Join {
                 } else {
                     east_halves.fill::<true>(q, window, keys, used, self.piece, &mut b.groups)
                 };
-                for (&(_, group), total) in groups.iter().zip(&mut totals) {
+                for (&(_, _, group), total) in groups.iter().zip(&mut totals) {
                     let joint = group.count_ones() > 1 && self.joint.contains(&b.all_east.len());
                     let mut rest = group;
+                    b.level.clear();
                     while rest != 0 {
                         let members = if joint {
                             rest
@@ -288,21 +295,28 @@ impl Join {
                             rest & rest.wrapping_neg()
                         };
                         rest &= !members;
-                        *total += self.count_members(b, units, members, joint, &mut count);
+                        let (main, level) =
+                            self.count_members(b, units, members, joint, &mut count);
+                        total.0 += main;
+                        total.1 += level;
                     }
+                    total.1 += count_level(b, window, &mut count);
                 }
                 if !more {
                     break;
                 }
             }
         });
-        for (&(weight, _), &total) in groups.iter().zip(&totals) {
-            found(weight, total);
+        for (&(weight, times, _), &(main, level)) in groups.iter().zip(&totals) {
+            found(weight * times, main);
+            found(weight, level);
         }
     }
 
-    /// Solutions of the `members` of one group (bit i: `units[i]`) with the east piece in `b`:
-    /// one member alone, or (`joint`) all of them in one go ([`Join::count_units`]).
+    /// Solutions of the main lists of the `members` of one group (bit i: `units[i]`) with the
+    /// east piece in `b`: one member alone, or (`joint`) all of them in one go
+    /// ([`Join::count_units`]); their level lists are added to `b.level`, and counted (the
+    /// second number) when it is full.
     fn count_members(
         &self,
         b: &mut Buffers,
@@ -310,57 +324,73 @@ impl Join {
         mut members: u32,
         joint: bool,
         count: &mut impl PairCounter,
-    ) -> u64 {
+    ) -> (u64, u64) {
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
-        // Alone: the east halves that avoid the middle queen's diagonals.
-        let east_keys = match forbidden(h, &units[members.trailing_zeros() as usize]) {
+        // Alone: the east halves that avoid the middle queen's diagonals (the first `clear` of
+        // `b.east`); in one go, or on even boards, all of them.
+        let clear = match forbidden(h, &units[members.trailing_zeros() as usize]) {
             forbid if forbid != 0 && !joint => {
-                keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east)
+                Some(keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east).len())
             }
-            _ => &b.all_east,
+            _ => None,
         };
-        if east_keys.is_empty() {
-            return 0;
-        }
         // The west halves of the members, one after another, in pieces.
         let mut next_member = || {
             (members != 0).then(|| {
                 let unit = units[members.trailing_zeros() as usize];
                 members &= members - 1;
-                let middle = match unit.middle {
-                    Some(m) if joint => window.middle(u32::from(m)),
-                    _ => 0,
-                };
-                let forbid = forbidden(h, &unit);
-                let halves = Halves::new(q.rows(), h, unit.west(n), forbid, Side::West);
+                let middle = unit.middle.map_or(0, |m| window.middle(u32::from(m)));
+                let turn = units::turn(n, &unit);
+                let halves =
+                    Halves::new(q.rows(), h, unit.west(n), forbidden(h, &unit), Side::West)
+                        .split_at(turn.column);
                 (halves, middle)
             })
         };
-        let mut total = 0;
+        let (mut main, mut level) = (0, 0);
         let mut member = next_member();
         while member.is_some() {
             b.west.clear();
             while let Some((halves, middle)) = &mut member {
-                let from = b.west.len();
-                let more = halves.fill::<false>(
-                    q,
-                    window,
-                    &mut b.west,
-                    &mut Vec::new(),
-                    self.piece,
-                    &mut b.groups,
-                );
-                for key in &mut b.west[from..] {
-                    *key |= *middle;
+                let (from, level_from) = (b.west.len(), b.level.len());
+                let lists = (&mut b.west, &mut b.level);
+                let more = halves.fill_apart(q, window, lists, self.piece, &mut b.groups);
+                if joint {
+                    mark(&mut b.west[from..], *middle);
                 }
+                mark(&mut b.level[level_from..], *middle);
                 if more {
                     break;
                 }
                 member = next_member();
             }
-            total += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
+            let east_keys = clear.map_or(&b.all_east[..], |len| &b.east[..len]);
+            if !east_keys.is_empty() && !b.west.is_empty() {
+                main += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
+            }
+            if b.level.len() >= self.piece / 2 {
+                level += count_level(b, window, count);
+            }
         }
-        total
+        (main, level)
+    }
+}
+
+/// Solutions of the level lists gathered in `b.level` against the whole east piece (their keys
+/// carry their middle queens' diagonals), which it then empties.
+fn count_level(b: &mut Buffers, window: Window, count: &mut impl PairCounter) -> u64 {
+    let found = match b.level.is_empty() || b.all_east.is_empty() {
+        true => 0,
+        false => count(&b.all_east, &b.level, window.key_bits(), &mut b.scratch),
+    };
+    b.level.clear();
+    found
+}
+
+/// Adds a middle queen's diagonals (`middle`, key bits) to each of `keys`.
+fn mark(keys: &mut [u64], middle: u64) {
+    for key in keys {
+        *key |= middle;
     }
 }
 
@@ -370,16 +400,18 @@ fn forbidden(h: u32, unit: &Unit) -> u64 {
     unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h))
 }
 
-/// The units of one row set in groups counted together, each with its weight and its members
-/// (bit i: `units[i]`): the units of one weight, in order (for odd n: one per middle row).
-fn groups(units: &[Unit]) -> ([(u32, u32); 32], usize) {
-    let mut groups = [(0u32, 0u32); 32];
+/// The units of one row set in groups counted together, each with its weight, the times each
+/// solution of its main lists counts ([`units::turn`]) and its members (bit i: `units[i]`): the
+/// units of one weight and times, in order (for odd n: one per middle row).
+fn groups(n: u32, units: &[Unit]) -> ([(u32, u32, u32); 32], usize) {
+    let mut groups = [(0u32, 0u32, 0u32); 32];
     let mut len = 0;
     for (i, unit) in units.iter().enumerate() {
-        match groups[..len].iter().position(|&(w, _)| w == unit.weight) {
-            Some(g) => groups[g].1 |= 1 << i,
+        let kind = (unit.weight, units::turn(n, unit).times);
+        match groups[..len].iter().position(|&(w, t, _)| (w, t) == kind) {
+            Some(g) => groups[g].2 |= 1 << i,
             None => {
-                groups[len] = (unit.weight, 1 << i);
+                groups[len] = (kind.0, kind.1, 1 << i);
                 len += 1;
             }
         }
@@ -465,7 +497,12 @@ impl Join {
     pub fn cost(&self, unit: &Unit) -> u128 {
         let prices = self.prices();
         let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
-        let (east, west) = (price(unit.east), price(unit.west(self.n)));
+        // The quarter turn keeps the west halves whose queen in the middle row stands in some
+        // of the h columns ([`units::turn`]): about that share of them.
+        let h = self.n / 2;
+        let cols = units::turn(self.n, unit).column.map_or(h, |t| t + 1);
+        let share = |x: u128| x * u128::from(cols.max(1)) / u128::from(h.max(1));
+        let (east, west) = (price(unit.east), share(price(unit.west(self.n))));
         east + west + east * west / 64
     }
 
@@ -524,6 +561,8 @@ struct Buffers {
     all_used: Vec<u64>,
     east: Vec<u64>,
     west: Vec<u64>,
+    /// Level lists of a group's units ([`units::turn`]), with their middle queens' diagonals.
+    level: Vec<u64>,
     scratch: pairs::Scratch,
     groups: half::Buffers,
 }

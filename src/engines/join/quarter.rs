@@ -37,7 +37,14 @@ pub struct Quarters {
     offsets: Vec<u32>,
     /// The placements, group after group, packed (see the module header).
     packed: Vec<u64>,
+    /// The bits of a packed placement's "/" mask: a table's also hold [`LAST_COLUMN`].
+    d1_bits: u64,
 }
+
+/// Where a table's placement on the rectangle's last row keeps the column of its queen there
+/// (bits 27..32, above the "/" mask of n ≤ 24 boards, bits 0..n-1):
+/// [`Quarters::group_ending_in`] reads it.
+const LAST_COLUMN: u32 = 27;
 
 /// Where a [`Quarters`] finds its placements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +112,10 @@ impl Quarters {
         q.store = Store::Table;
         let rows = q.rows;
         let packed = Slots(q.packed.as_mut_ptr());
-        walk(n, rows, q.cols, &|g, (d1, d2)| {
+        debug_assert!(n - 1 <= LAST_COLUMN);
+        q.d1_bits = (1 << LAST_COLUMN) - 1;
+        walk(n, rows, q.cols, &|g, (d1, d2), last| {
+            let d1 = d1 | u64::from(last) << LAST_COLUMN;
             let i = next[g].fetch_add(1, Ordering::Relaxed) as usize;
             // SAFETY: the second walk visits exactly the placements the first one counted, so
             // the slots `offsets[g]..offsets[g + 1]` of each group are claimed once each (the
@@ -113,7 +123,35 @@ impl Quarters {
             // `packed`, which is not touched otherwise until the walk has ended.
             unsafe { packed.write(i, d1 | (d2 >> rows) << 32) };
         });
+        q.sort_by_last_column();
         Ok(q)
+    }
+
+    /// Puts each group on the rectangle's last row (the upper half of the groups) in order of
+    /// the column of its queen there ([`Quarters::groups_ending_at`]), on the current rayon
+    /// pool.
+    fn sort_by_last_column(&mut self) {
+        let groups = self.offsets.len() - 1;
+        let first = groups / 2;
+        // Runs of whole groups, cut where the groups are: each sorted by one task.
+        let step = (groups - first).div_ceil(4096).max(1);
+        let mut runs = Vec::new();
+        let mut rest = &mut self.packed[self.offsets[first] as usize..];
+        for a in (first..groups).step_by(step) {
+            let b = (a + step).min(groups);
+            let (run, tail) = rest.split_at_mut((self.offsets[b] - self.offsets[a]) as usize);
+            runs.push((a, b, run));
+            rest = tail;
+        }
+        let offsets = &self.offsets;
+        runs.into_par_iter().for_each(|(a, b, run)| {
+            let base = offsets[a];
+            for g in a..b {
+                let group =
+                    &mut run[(offsets[g] - base) as usize..(offsets[g + 1] - base) as usize];
+                group.sort_unstable_by_key(|&p| p >> LAST_COLUMN & 31);
+            }
+        });
     }
 
     /// The table's outline: how many placements each group holds, and no placement (one walk,
@@ -124,7 +162,7 @@ impl Quarters {
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
         let tally = atomic_zeros(groups + 1)?;
-        walk(n, rows, cols, &|g, _| {
+        walk(n, rows, cols, &|g, _, _| {
             tally[g + 1].fetch_add(1, Ordering::Relaxed);
         });
         let mut counts = Vec::new();
@@ -141,6 +179,7 @@ impl Quarters {
             cols,
             offsets: counts,
             packed: Vec::new(),
+            d1_bits: u64::from(u32::MAX),
         })
     }
 
@@ -154,6 +193,7 @@ impl Quarters {
             cols,
             offsets: Vec::new(),
             packed: Vec::new(),
+            d1_bits: u64::from(u32::MAX),
         }
     }
 
@@ -206,6 +246,55 @@ impl Quarters {
             .unwrap_or_default()
     }
 
+    /// The placements of the group of `row_set` (which holds the rectangle's last row) and
+    /// `col_set` whose queen in the last row stands left of column `t`, and those whose queen
+    /// stands in it. A table's groups are in order of that column ([`Quarters::build`]): two
+    /// runs of one; on demand they are made, in `below` and `at`, from the groups without that
+    /// row (in `buffer`) and that queen.
+    pub fn groups_ending_at<'a>(
+        &'a self,
+        (row_set, col_set): (u32, u32),
+        t: u32,
+        buffer: &'a mut Vec<u64>,
+        (below, at): (&'a mut Vec<u64>, &'a mut Vec<u64>),
+    ) -> (&'a [u64], &'a [u64]) {
+        if self.store == Store::Table {
+            let group = self.group(row_set, col_set, buffer);
+            let column = |p: &u64| (p >> LAST_COLUMN & 31) as u32;
+            let first = group.partition_point(|p| column(p) < t);
+            let end = first + group[first..].partition_point(|p| column(p) == t);
+            return (&group[..first], &group[first..end]);
+        }
+        let low = (1u32 << t.min(31)) - 1;
+        self.group_ending_in(row_set, col_set, low, buffer, below);
+        self.group_ending_in(row_set, col_set, 1 << t, buffer, at);
+        (below, at)
+    }
+
+    /// The placements of the group of `row_set` (which holds the rectangle's last row) and
+    /// `col_set` whose queen in the last row stands in one of the columns `last`, made in `out`
+    /// from the groups without that row (in `buffer` when made on demand) and that queen.
+    fn group_ending_in(
+        &self,
+        row_set: u32,
+        col_set: u32,
+        last: u32,
+        buffer: &mut Vec<u64>,
+        out: &mut Vec<u64>,
+    ) {
+        let row = self.rows - 1;
+        out.clear();
+        let mut cols = col_set & last;
+        while cols != 0 {
+            let c = cols.trailing_zeros();
+            cols &= cols - 1;
+            // The queen at (row, c), packed: "/" row + c, "\" row - c + n - 1 less R.
+            let queen = 1u64 << (row + c) | 1u64 << (32 + self.n - 2 - c);
+            let rest = self.group(row_set & !(1 << row), col_set & !(1 << c), buffer);
+            out.extend(rest.iter().filter(|&&p| p & queen == 0).map(|&p| p | queen));
+        }
+    }
+
     /// How many placements the group of `row_set` and `col_set` holds (a table or an outline).
     #[inline]
     pub fn group_len(&self, row_set: u32, col_set: u32) -> usize {
@@ -216,7 +305,7 @@ impl Quarters {
     /// The "/" and "\" masks of a packed placement.
     #[inline(always)]
     pub fn unpack(&self, packed: u64) -> Diagonals {
-        (packed & u64::from(u32::MAX), (packed >> 32) << self.rows)
+        (packed & self.d1_bits, (packed >> 32) << self.rows)
     }
 
     /// Placements stored.
@@ -326,38 +415,46 @@ const SERIAL_ROWS: u32 = 3;
 /// rectangle at the top left of an `n`-board, the empty one included, from the threads of the
 /// current rayon pool: the first [`SERIAL_ROWS`] rows are enumerated here, the rest of each
 /// branch in parallel.
-fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize, Diagonals) + Sync)) {
-    /// Row set, column set and the two diagonal masks of a partial placement.
-    type State = (u32, u32, u64, u64);
-    fn go(n: u32, r: u32, stop: u32, cols: u32, state: State, out: &mut dyn FnMut(u32, State)) {
-        let (row_set, col_set, d1, d2) = state;
+fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize, Diagonals, u32) + Sync)) {
+    /// Row set, column set, the two diagonal masks of a partial placement and the column of its
+    /// queen on the last row (0 when it has none).
+    type State = (u32, u32, u64, u64, u32);
+    /// `size`: the rectangle's rows and columns.
+    type Size = (u32, u32);
+    fn go(n: u32, r: u32, stop: u32, size: Size, state: State, out: &mut dyn FnMut(u32, State)) {
+        let ((rows, cols), (row_set, col_set, d1, d2, last)) = (size, state);
         if r == stop {
             out(r, state);
             return;
         }
-        go(n, r + 1, stop, cols, state, out);
+        go(n, r + 1, stop, size, state, out);
         for c in 0..cols {
             let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
             if col_set & (1 << c) == 0 && d1 & a == 0 && d2 & b == 0 {
-                let next = (row_set | 1 << r, col_set | 1 << c, d1 | a, d2 | b);
-                go(n, r + 1, stop, cols, next, out);
+                let last = if r + 1 == rows { c } else { last };
+                let next = (row_set | 1 << r, col_set | 1 << c, d1 | a, d2 | b, last);
+                go(n, r + 1, stop, size, next, out);
             }
         }
     }
-    let leaf = |(row_set, col_set, d1, d2): State| {
-        visit(((row_set as usize) << cols) | col_set as usize, (d1, d2));
+    let leaf = |(row_set, col_set, d1, d2, last): State| {
+        visit(
+            ((row_set as usize) << cols) | col_set as usize,
+            (d1, d2),
+            last,
+        );
     };
     let mut branches = Vec::new();
     go(
         n,
         0,
         SERIAL_ROWS.min(rows),
-        cols,
-        (0, 0, 0, 0),
+        (rows, cols),
+        (0, 0, 0, 0, 0),
         &mut |r, s| branches.push((r, s)),
     );
     branches.par_iter().for_each(|&(r, state)| {
-        go(n, r, rows, cols, state, &mut |_, s| leaf(s));
+        go(n, r, rows, (rows, cols), state, &mut |_, s| leaf(s));
     });
 }
 
@@ -385,14 +482,20 @@ mod tests {
         for n in [6, 9, 12] {
             let (table, made) = (Quarters::build(n).unwrap(), Quarters::on_demand(n));
             let (rows, cols) = (table.rows, table.cols);
-            let mut buffer = Vec::new();
+            let (mut buffer, mut unused) = (Vec::new(), Vec::new());
             for g in 0..1u32 << (rows + cols) {
                 let (row_set, col_set) = (g >> cols, g & ((1 << cols) - 1));
-                let mut a = table.group(row_set, col_set, &mut Vec::new()).to_vec();
-                let mut b = made.group(row_set, col_set, &mut buffer).to_vec();
+                let group = table.group(row_set, col_set, &mut unused);
+                let mut a: Vec<_> = group.iter().map(|&p| table.unpack(p)).collect();
+                let mut b: Vec<_> = (made.group(row_set, col_set, &mut buffer).iter())
+                    .map(|&p| made.unpack(p))
+                    .collect();
                 a.sort_unstable();
                 b.sort_unstable();
                 assert_eq!(a, b, "n = {n}, rows {row_set:b}, columns {col_set:b}");
+                // A table's groups on the last row are in order of its queen's column there.
+                let column = |p: &u64| p >> LAST_COLUMN & 31;
+                assert!(group.is_sorted_by_key(column), "n = {n}, rows {row_set:b}");
             }
         }
     }
@@ -414,7 +517,7 @@ mod tests {
     fn walked(n: u32) -> u64 {
         let cols = n / 2;
         let entries = std::sync::atomic::AtomicU64::new(0);
-        walk(n, n - cols, cols, &|_, _| {
+        walk(n, n - cols, cols, &|_, _, _| {
             entries.fetch_add(1, Ordering::Relaxed);
         });
         entries.into_inner()

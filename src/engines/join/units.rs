@@ -11,7 +11,23 @@
 //! - east-west (column c ↦ n-1-c): (m, S) ↦ (m, the west rows), the rows other than S and m.
 //!
 //! So every unit of a class of the group they generate (1, 2 or 4 units) has the same count: only
-//! the smallest (by east rows, then middle row) is searched, with the size of its class as weight.
+//! one is searched, with the size of its class as weight: the smallest (by east rows, then
+//! middle row) of those whose east rows miss the middle row h of an odd board (the east-west
+//! image of a unit with h in S has it in its west rows).
+//!
+//! **The quarter turn** (odd boards). The middle row holds one queen too, in some column c. Let
+//! d_m = |m - h| and d_c = |c - h| be the distances of the two middle queens from the centre.
+//! Both reflections keep d_m and d_c; a quarter turn of the board swaps them, one to one on the
+//! solutions, so as many solutions have d_c > d_m as d_c < d_m, and
+//!
+//! ```text
+//!   total = 2 · #(d_c > d_m) + #(d_c = d_m)
+//! ```
+//!
+//! A unit therefore counts only its solutions with d_c ≥ d_m, those with d_c > d_m twice
+//! ([`turn`]). Its middle row is a west row (m ≠ h; for m = h both queens are the centre one
+//! and nothing changes), so this only narrows the west halves it is counted with, to those whose
+//! queen in row h is far enough from the centre: about half of the pairs are never tested.
 //!
 //! A *block* is every east row set with the same rows at and below row `low` (the bits of S from
 //! `low` up): its units are counted together, one east row set after another (the units of one
@@ -36,6 +52,36 @@ impl Unit {
     /// Rows of the west queens.
     pub fn west(&self, n: u32) -> u32 {
         all_rows(n) ^ self.east ^ self.middle.map_or(0, |m| 1 << m)
+    }
+}
+
+/// How a unit's west halves are counted (the quarter turn, see the module header), by the
+/// column of their queen in the middle row n/2 of an odd board, mirrored as the west halves are
+/// made (c ↦ n-1-c: column 0 is the board's last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Turn {
+    /// The column where that queen is exactly as far from the centre as the middle column's:
+    /// the halves with theirs left of it (farther) count `times` times each, in it once (the
+    /// level list), right of it not at all. None: every half counts once.
+    pub column: Option<u32>,
+    /// 2 where there is such a column, 1 otherwise.
+    pub times: u32,
+}
+
+/// How `unit` is counted: for an odd board's unit whose middle queen is at distance
+/// d = |m - h| ≥ 1 from the centre, the west queen of row h at more than d (mirrored columns
+/// `0..h-d`) twice and at exactly d (column h - d) once; otherwise every west half, once.
+pub fn turn(n: u32, unit: &Unit) -> Turn {
+    let h = n / 2;
+    match unit.middle.map(|m| u32::from(m).abs_diff(h)) {
+        Some(d) if d > 0 => Turn {
+            column: Some(h - d),
+            times: 2,
+        },
+        _ => Turn {
+            column: None,
+            times: 1,
+        },
     }
 }
 
@@ -66,9 +112,14 @@ pub fn blocks(n: u32) -> Vec<u32> {
         });
         return out;
     }
-    // Patterns with p queens above `low` leave h - p for the `low` rows below.
+    // Patterns with p queens above `low` leave h - p for the `low` rows below; those with the
+    // middle row of an odd board hold no unit.
     for p in h.saturating_sub(low)..=h.min(n - low) {
-        for_each_subset(n - low, p, |high| out.push(high << low));
+        for_each_subset(n - low, p, |high| {
+            if !middle_row_east(n, high << low) {
+                out.push(high << low);
+            }
+        });
     }
     out.sort_unstable();
     out
@@ -89,6 +140,9 @@ pub fn row_sets_in(n: u32, pattern: u32) -> u64 {
 /// Every unit of the east row set `east` that is the smallest of its class, with its weight, in
 /// increasing order of its middle row.
 pub fn units_of(n: u32, east: u32, mut f: impl FnMut(Unit)) {
+    if middle_row_east(n, east) {
+        return;
+    }
     let middles = if n.is_multiple_of(2) { 0..1 } else { 0..n };
     for m in middles {
         let m = (n % 2 == 1).then_some(m);
@@ -97,7 +151,8 @@ pub fn units_of(n: u32, east: u32, mut f: impl FnMut(Unit)) {
         }
         let me = (east, m);
         let class = class_of(n, me);
-        if class.iter().all(|&other| me <= other) {
+        let rival = |&&(s, _): &&(u32, Option<u32>)| !middle_row_east(n, s);
+        if class.iter().filter(rival).all(|&other| me <= other) {
             let mut distinct = class;
             distinct.sort_unstable();
             let weight = 1 + distinct.windows(2).filter(|w| w[0] != w[1]).count() as u32;
@@ -108,6 +163,12 @@ pub fn units_of(n: u32, east: u32, mut f: impl FnMut(Unit)) {
             });
         }
     }
+}
+
+/// Whether the east rows `east` of an odd board hold its middle row: no unit of theirs is
+/// searched (the module header).
+fn middle_row_east(n: u32, east: u32) -> bool {
+    n % 2 == 1 && east >> (n / 2) & 1 != 0
 }
 
 /// Whether the east row set `east` of an `n`-board holds a unit of its own (one that is the
