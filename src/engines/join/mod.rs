@@ -244,7 +244,7 @@ impl Join {
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
     /// `found` with a weight and the solutions of each group of them ([`groups`]), each group
-    /// once for its main lists and once for its level lists ([`units::turn`]). The east halves
+    /// once for its main lists and once for its level lists ([`units::level_column`]). The east halves
     /// are made once for all of them, in pieces of [`Join::piece`] keys; the west halves of each
     /// unit once per east piece; each east piece against each west piece by `count`.
     ///
@@ -340,10 +340,9 @@ impl Join {
                 let unit = units[members.trailing_zeros() as usize];
                 members &= members - 1;
                 let middle = unit.middle.map_or(0, |m| window.middle(u32::from(m)));
-                let turn = units::turn(n, &unit);
                 let halves =
                     Halves::new(q.rows(), h, unit.west(n), forbidden(h, &unit), Side::West)
-                        .split_at(turn.column);
+                        .split_at(units::level_column(n, &unit));
                 (halves, middle)
             })
         };
@@ -379,9 +378,10 @@ impl Join {
 /// Solutions of the level lists gathered in `b.level` against the whole east piece (their keys
 /// carry their middle queens' diagonals), which it then empties.
 fn count_level(b: &mut Buffers, window: Window, count: &mut impl PairCounter) -> u64 {
-    let found = match b.level.is_empty() || b.all_east.is_empty() {
-        true => 0,
-        false => count(&b.all_east, &b.level, window.key_bits(), &mut b.scratch),
+    let found = if b.level.is_empty() || b.all_east.is_empty() {
+        0
+    } else {
+        count(&b.all_east, &b.level, window.key_bits(), &mut b.scratch)
     };
     b.level.clear();
     found
@@ -401,13 +401,18 @@ fn forbidden(h: u32, unit: &Unit) -> u64 {
 }
 
 /// The units of one row set in groups counted together, each with its weight, the times each
-/// solution of its main lists counts ([`units::turn`]) and its members (bit i: `units[i]`): the
+/// solution of its main lists counts ([`units::level_column`]) and its members (bit i: `units[i]`): the
 /// units of one weight and times, in order (for odd n: one per middle row).
 fn groups(n: u32, units: &[Unit]) -> ([(u32, u32, u32); 32], usize) {
     let mut groups = [(0u32, 0u32, 0u32); 32];
     let mut len = 0;
     for (i, unit) in units.iter().enumerate() {
-        let kind = (unit.weight, units::turn(n, unit).times);
+        let times = if units::level_column(n, unit).is_some() {
+            2
+        } else {
+            1
+        };
+        let kind = (unit.weight, times);
         match groups[..len].iter().position(|&(w, t, _)| (w, t) == kind) {
             Some(g) => groups[g].2 |= 1 << i,
             None => {
@@ -498,9 +503,9 @@ impl Join {
         let prices = self.prices();
         let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
         // The quarter turn keeps the west halves whose queen in the middle row stands in some
-        // of the h columns ([`units::turn`]): about that share of them.
+        // of the h columns ([`units::level_column`]): about that share of them.
         let h = self.n / 2;
-        let cols = units::turn(self.n, unit).column.map_or(h, |t| t + 1);
+        let cols = units::level_column(self.n, unit).map_or(h, |t| t + 1);
         let share = |x: u128| x * u128::from(cols.max(1)) / u128::from(h.max(1));
         let (east, west) = (price(unit.east), share(price(unit.west(self.n))));
         east + west + east * west / 64
@@ -561,7 +566,7 @@ struct Buffers {
     all_used: Vec<u64>,
     east: Vec<u64>,
     west: Vec<u64>,
-    /// Level lists of a group's units ([`units::turn`]), with their middle queens' diagonals.
+    /// Level lists of a group's units ([`units::level_column`]), with their middle queens' diagonals.
     level: Vec<u64>,
     scratch: pairs::Scratch,
     groups: half::Buffers,
