@@ -141,9 +141,10 @@ impl South {
             keys[len] = key(b1, b2);
             len += usize::from((b1 | b2) & forbid == 0);
         }
-        let padded = len.next_multiple_of(LANES);
+        // Zeros up to a whole number of LANES: LANES of them, a length known when compiled (a
+        // `memset` call per list was 1.7% of n = 19's time).
         for list in [d1, d2, keys] {
-            list[len..padded].fill(0);
+            list[len..len + LANES].fill(0);
         }
         self.len = len;
     }
