@@ -322,6 +322,12 @@ impl Quarters {
         (packed & self.d1_bits, (packed >> 32) << self.rows)
     }
 
+    /// How placements are packed: the bits of the "/" mask, and the shift (the rectangle's rows)
+    /// of the "\\" mask in the high half ([`Quarters::unpack`]).
+    pub(crate) fn packing(&self) -> (u64, u32) {
+        (self.d1_bits, self.rows)
+    }
+
     /// Placements stored.
     pub fn len(&self) -> usize {
         self.packed.len()
