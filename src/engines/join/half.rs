@@ -492,6 +492,26 @@ mod avx2 {
         table
     };
 
+    /// The permutation of [`FRONT`] for the lanes `fits` (bit i: lane i).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn front(fits: u32) -> __m256i {
+        // SAFETY: a row of `FRONT` is 32 readable bytes; the loads need no alignment.
+        unsafe { _mm256_loadu_si256(FRONT[fits as usize].as_ptr().cast()) }
+    }
+
+    /// Stores `v` at `to` with the lanes that `front` ([`front`]) brings to the front first, in
+    /// order: all four slots are written, those past the fitting lanes with whatever.
+    ///
+    /// # Safety
+    /// Slots `to..to + LANES` must be writable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_front(to: *mut u64, v: __m256i, front: __m256i) {
+        // SAFETY: as the caller says; the store needs no alignment.
+        unsafe { _mm256_storeu_si256(to.cast(), _mm256_permutevar8x32_epi32(v, front)) }
+    }
+
     /// [`super::South::fill`] of whole groups of four `placements`: each group unpacked, moved
     /// down `r` rows and keyed side by side, those that avoid `forbid` moved to the front (as in
     /// [`candidates`]) and stored at the cursor of each list, which moves past them; returns
@@ -540,15 +560,12 @@ mod avx2 {
             let a = _mm256_sll_epi64(_mm256_and_si256(p, d1_bits), down1);
             let b = _mm256_sll_epi64(_mm256_srli_epi64::<32>(p), down2);
             let clash = _mm256_and_si256(_mm256_or_si256(a, b), forbid);
-            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(clash, zero)));
-            // SAFETY: `FRONT[fits]` is 32 readable bytes.
-            let front = unsafe { _mm256_loadu_si256(FRONT[fits as usize].as_ptr().cast()) };
+            let fit = _mm256_cmpeq_epi64(clash, zero);
+            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32;
+            let front = front(fits);
             for (list, v) in [(&mut *d1, a), (&mut *d2, b), (&mut *keys, key(a, b))] {
                 // SAFETY: len ≤ i, so slots len..len + LANES lie within the n of each list.
-                unsafe {
-                    let to = list.as_mut_ptr().add(len).cast();
-                    _mm256_storeu_si256(to, _mm256_permutevar8x32_epi32(v, front));
-                }
+                unsafe { store_front(list.as_mut_ptr().add(len), v, front) };
             }
             len += fits.count_ones() as usize;
         }
@@ -583,19 +600,15 @@ mod avx2 {
                 let clash = _mm256_or_si256(_mm256_and_si256(a1, b1), _mm256_and_si256(a2, b2));
                 let fit = _mm256_cmpeq_epi64(clash, zero);
                 let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32 & valid;
-                let front = FRONT[fits as usize];
-                // SAFETY: `front` is 32 readable bytes.
-                let front = unsafe { _mm256_loadu_si256(front.as_ptr().cast()) };
+                let front = front(fits);
                 let key = _mm256_or_si256(a_key, load(&south.key, i));
                 // SAFETY: slots len..len + LANES are in `keys` (and `diagonals`), as the row's
                 // check above says.
                 unsafe {
-                    let to = keys.as_mut_ptr().add(len).cast();
-                    _mm256_storeu_si256(to, _mm256_permutevar8x32_epi32(key, front));
+                    store_front(keys.as_mut_ptr().add(len).cast(), key, front);
                     if USED {
                         let used = _mm256_or_si256(a_used, _mm256_or_si256(b1, b2));
-                        let to = diagonals.as_mut_ptr().add(len).cast();
-                        _mm256_storeu_si256(to, _mm256_permutevar8x32_epi32(used, front));
+                        store_front(diagonals.as_mut_ptr().add(len).cast(), used, front);
                     }
                 }
                 fits.count_ones() as usize
