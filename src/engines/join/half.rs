@@ -572,6 +572,31 @@ mod avx2 {
         len
     }
 
+    /// [`super::keep_clear`] of whole groups of four `keys`: those whose `used` masks avoid
+    /// `forbid` moved to the front and stored at the cursor, which moves past them; returns how
+    /// many were kept. `out` has room for `keys.len() + LANES` slots.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) fn keep_clear(keys: &[u64], used: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+        assert!(used.len() == keys.len() && out.len() >= keys.len() + LANES);
+        let (forbid, zero) = (_mm256_set1_epi64x(forbid as i64), _mm256_setzero_si256());
+        let mut len = 0;
+        for (k, u) in keys.chunks_exact(LANES).zip(used.chunks_exact(LANES)) {
+            // SAFETY: each chunk is LANES readable slots; the loads need no alignment.
+            let (k, u) = unsafe {
+                (
+                    _mm256_loadu_si256(k.as_ptr().cast()),
+                    _mm256_loadu_si256(u.as_ptr().cast()),
+                )
+            };
+            let fit = _mm256_cmpeq_epi64(_mm256_and_si256(u, forbid), zero);
+            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32;
+            // SAFETY: len ≤ the keys before this chunk, so slots len..len + LANES lie in `out`.
+            unsafe { store_front(out.as_mut_ptr().add(len), k, front(fits)) };
+            len += fits.count_ones() as usize;
+        }
+        len
+    }
+
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) fn candidates<const USED: bool>(
         north: &North,
@@ -622,6 +647,40 @@ mod avx2 {
             len
         })
     }
+}
+
+/// The `keys` whose `used` mask (same index) has no bit of `forbid`, in order, in the first slots
+/// of `out` (an east list kept for one middle queen): four at a time with AVX2, as the south
+/// fill keeps its placements, the rest one by one ([`keep_clear_plain`]).
+pub(super) fn keep_clear<'a>(
+    keys: &[u64],
+    used: &[u64],
+    forbid: u64,
+    out: &'a mut Vec<u64>,
+) -> &'a [u64] {
+    // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
+    // written, those above it are not part of the answer.
+    let room = pairs::slots(out, keys.len() + LANES);
+    let (mut len, mut done) = (0, 0);
+    #[cfg(target_arch = "x86_64")]
+    if pairs::has_avx2() {
+        done = keys.len() / LANES * LANES;
+        // SAFETY: the CPU has AVX2 and popcnt.
+        len = unsafe { avx2::keep_clear(&keys[..done], &used[..done], forbid, room) };
+    }
+    len += keep_clear_plain(&keys[done..], &used[done..], forbid, &mut room[len..]);
+    &room[..len]
+}
+
+/// [`keep_clear`] one key at a time: every key written, the cursor moved past those that fit, so
+/// the loop has no branch to mispredict; returns how many it kept.
+fn keep_clear_plain(keys: &[u64], used: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+    let mut len = 0;
+    for (&key, &u) in keys.iter().zip(used) {
+        out[len] = key;
+        len += usize::from(u & forbid == 0);
+    }
+    len
 }
 
 /// The `k`-element subset of `0..bits` after `s` in increasing order (Gosper's hack), if any.
@@ -824,6 +883,33 @@ mod tests {
             });
         }
         assert!(compared.iter().all(|&c| c > 10), "{compared:?}");
+    }
+
+    /// `keep_clear` keeps, in order, exactly the keys whose masks avoid the forbidden bits, for
+    /// lists of every length modulo LANES (the AVX2 groups and the tail), whatever `out` held.
+    #[test]
+    fn keep_clear_keeps_in_order_the_keys_whose_masks_avoid_the_forbidden_bits() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut out = vec![u64::MAX; 3];
+        for len in 0..40 {
+            let keys: Vec<u64> = (0..len).map(|_| next()).collect();
+            let used: Vec<u64> = (0..len).map(|_| next() & next()).collect();
+            for forbid in [0, 1 << 5, next() & next() & next(), u64::MAX] {
+                let expected: Vec<u64> = keys
+                    .iter()
+                    .zip(&used)
+                    .filter(|(_, &u)| u & forbid == 0)
+                    .map(|(&k, _)| k)
+                    .collect();
+                assert_eq!(keep_clear(&keys, &used, forbid, &mut out), &expected[..]);
+            }
+        }
     }
 
     /// A join's south side, filled (four at a time where the CPU has AVX2, the rest one by one),

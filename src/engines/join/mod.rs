@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use half::{Halves, Side, Window};
+use half::{keep_clear, Halves, Side, Window};
 use quarter::{Quarters, Store};
 use units::Unit;
 
@@ -422,21 +422,6 @@ fn groups(n: u32, units: &[Unit]) -> ([(u32, u32, u32); 32], usize) {
         }
     }
     (groups, len)
-}
-
-/// The `keys` whose `used` mask (same index) has no bit of `forbid`, in the first slots of `out`:
-/// every key written, the cursor moved past those that fit, so the loop has no branch to
-/// mispredict.
-fn keep_clear<'a>(keys: &[u64], used: &[u64], forbid: u64, out: &'a mut Vec<u64>) -> &'a [u64] {
-    // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
-    // written, those above it are not part of the answer.
-    let room = pairs::slots(out, keys.len());
-    let mut len = 0;
-    for (&key, &u) in keys.iter().zip(used) {
-        room[len] = key;
-        len += usize::from(u & forbid == 0);
-    }
-    &room[..len]
 }
 
 /// Counts the pairs of two key lists that share no bit, keys below `2^bits`, with a thread's
