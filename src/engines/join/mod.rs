@@ -277,13 +277,7 @@ impl Join {
             let mut east_halves = Halves::new(q.rows(), h, east, 0, Side::East);
             loop {
                 b.all_east.clear();
-                b.all_used.clear();
-                let (keys, used) = (&mut b.all_east, &mut b.all_used);
-                let more = if n % 2 == 0 {
-                    east_halves.fill::<false>(q, window, keys, used, self.piece, &mut b.groups)
-                } else {
-                    east_halves.fill::<true>(q, window, keys, used, self.piece, &mut b.groups)
-                };
+                let more = east_halves.fill(q, window, &mut b.all_east, self.piece, &mut b.groups);
                 for (&(_, _, group), total) in groups.iter().zip(&mut totals) {
                     let joint = group.count_ones() > 1 && self.joint.contains(&b.all_east.len());
                     let mut rest = group;
@@ -328,9 +322,9 @@ impl Join {
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
         // Alone: the east halves that avoid the middle queen's diagonals (the first `clear` of
         // `b.east`); in one go, or on even boards, all of them.
-        let clear = match forbidden(h, &units[members.trailing_zeros() as usize]) {
-            forbid if forbid != 0 && !joint => {
-                Some(keep_clear(&b.all_east, &b.all_used, forbid, &mut b.east).len())
+        let clear = match units[members.trailing_zeros() as usize].middle {
+            Some(m) if !joint => {
+                Some(keep_clear(&b.all_east, window.middle(u32::from(m)), &mut b.east).len())
             }
             _ => None,
         };
@@ -546,9 +540,8 @@ fn colex_rank(mut bits: u32) -> usize {
 /// A worker thread's buffers, reused from row set to row set.
 #[derive(Default)]
 struct Buffers {
-    /// A piece of the east halves of a row set, with their diagonals (odd n).
+    /// A piece of the east halves of a row set.
     all_east: Vec<u64>,
-    all_used: Vec<u64>,
     east: Vec<u64>,
     west: Vec<u64>,
     /// Level lists of a group's units ([`units::level_column`]), with their middle queens' diagonals.
