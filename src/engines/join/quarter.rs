@@ -277,8 +277,9 @@ impl Quarters {
         if self.store == Store::Table {
             let group = self.group(row_set, col_set, buffer);
             let first = group.partition_point(|&p| last_column(p) < t);
-            let end = first + group[first..].partition_point(|&p| last_column(p) == t);
-            return (&group[..first], &group[first..end]);
+            // The run in column t is short (a search of the rest cost more instructions).
+            let at = group[first..].iter().take_while(|&&p| last_column(p) == t).count();
+            return (&group[..first], &group[first..first + at]);
         }
         let low = (1u32 << t.min(31)) - 1;
         self.group_ending_in(row_set, col_set, low, buffer, below);
