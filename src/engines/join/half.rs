@@ -160,6 +160,29 @@ fn keep_avoiding(
     len
 }
 
+/// [`keep_avoiding`] four placements at a time with AVX2 (`avx2::keep_south`), the rest one by
+/// one; `out` holds a slot for each and [`LANES`] more.
+#[inline(always)]
+fn keep_part(
+    q: &Quarters,
+    (placements, shift): (&[u64], u32),
+    forbid: u64,
+    (window, side): (Window, Side),
+    out: &mut [u64],
+) -> usize {
+    let (mut len, mut done) = (0, 0);
+    #[cfg(target_arch = "x86_64")]
+    if pairs::has_avx2() {
+        done = placements.len() / LANES * LANES;
+        // SAFETY: the CPU has AVX2 and popcnt.
+        len = unsafe {
+            avx2::keep_south(q, &placements[..done], shift, forbid, (window, side), out)
+        };
+    }
+    let rest = (&placements[done..], shift);
+    len + keep_avoiding(q, rest, forbid, (window, side), &mut out[len..])
+}
+
 impl South {
     /// The south `placements` of a quarter join, moved down below the `r` north rows, that avoid
     /// `forbid`, with their keys read for `side` ([`keep_avoiding`]; four at a time with AVX2).
@@ -173,17 +196,7 @@ impl South {
         (window, side): (Window, Side),
     ) {
         let keys = pairs::slots(&mut self.keys, placements.len() + LANES);
-        let (mut len, mut done) = (0, 0);
-        #[cfg(target_arch = "x86_64")]
-        if pairs::has_avx2() {
-            done = placements.len() / LANES * LANES;
-            // SAFETY: the CPU has AVX2 and popcnt.
-            len = unsafe {
-                avx2::keep_south(q, &placements[..done], r, forbid, (window, side), keys)
-            };
-        }
-        let rest = (&placements[done..], r);
-        len += keep_avoiding(q, rest, forbid, (window, side), &mut keys[len..]);
+        let len = keep_part(q, (placements, r), forbid, (window, side), keys);
         // Zeros up to a whole number of LANES: LANES of them, a length known when compiled (the
         // `memset` calls of a variable length were 1.7% of n = 19's profile; at n = 17 callgrind
         // finds this padding their one caller of note).
@@ -393,8 +406,8 @@ impl<'a> North<'a> {
         group: &[u64],
         out: &'a mut Vec<u64>,
     ) -> North<'a> {
-        let room = pairs::slots(out, group.len());
-        let len = keep_avoiding(q, (group, 0), forbid, (window, side), room);
+        let room = pairs::slots(out, group.len() + LANES);
+        let len = keep_part(q, (group, 0), forbid, (window, side), room);
         North { keys: &room[..len] }
     }
 
