@@ -160,7 +160,7 @@ fn keep_avoiding(
     len
 }
 
-/// [`keep_avoiding`] four placements at a time with AVX2 (`avx2::keep_south`), the rest one by
+/// [`keep_avoiding`] four placements at a time with AVX2 (`avx2::keep_part`), the rest one by
 /// one; `out` holds a slot for each and [`LANES`] more.
 #[inline(always)]
 fn keep_part(
@@ -175,9 +175,8 @@ fn keep_part(
     if pairs::has_avx2() {
         done = placements.len() / LANES * LANES;
         // SAFETY: the CPU has AVX2 and popcnt.
-        len = unsafe {
-            avx2::keep_south(q, &placements[..done], shift, forbid, (window, side), out)
-        };
+        len =
+            unsafe { avx2::keep_part(q, &placements[..done], shift, forbid, (window, side), out) };
     }
     let rest = (&placements[done..], shift);
     len + keep_avoiding(q, rest, forbid, (window, side), &mut out[len..])
@@ -185,7 +184,7 @@ fn keep_part(
 
 impl South {
     /// The south `placements` of a quarter join, moved down below the `r` north rows, that avoid
-    /// `forbid`, with their keys read for `side` ([`keep_avoiding`]; four at a time with AVX2).
+    /// `forbid`, with their keys read for `side` ([`keep_part`]).
     #[inline(always)]
     fn fill(
         &mut self,
@@ -394,7 +393,7 @@ struct North<'a> {
 
 impl<'a> North<'a> {
     /// The placements of `group` that avoid `forbid`, unpacked to `out` with their keys read
-    /// for `side` ([`keep_avoiding`]), so that a join none of whose north placements fits is
+    /// for `side` ([`keep_part`]), so that a join none of whose north placements fits is
     /// known before its south group is read (3.3 million of n = 19's 25.9 million joins with
     /// north placements).
     #[inline(always)]
@@ -497,12 +496,12 @@ mod avx2 {
         unsafe { _mm256_storeu_si256(to.cast(), _mm256_permutevar8x32_epi32(v, front)) }
     }
 
-    /// [`super::South::fill`] of whole groups of four `placements`: each group unpacked, moved
+    /// [`super::keep_part`] of whole groups of four `placements`: each group unpacked, moved
     /// down `r` rows and keyed side by side, the keys of those that avoid `forbid` moved to the
     /// front (as in [`candidates`]) and stored at the cursor, which moves past them; returns
     /// how many were kept. `keys` has room for `placements.len()` slots.
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) fn keep_south(
+    pub(super) fn keep_part(
         q: &Quarters,
         placements: &[u64],
         r: u32,
@@ -887,7 +886,7 @@ mod tests {
                 let k = rows.count_ones();
                 for_each_subset(h, k.min(h), |cols| {
                     let north = q.group(rows, cols, &mut north).to_vec();
-                    let rest = (1 << h) - 1 ^ cols;
+                    let rest = ((1 << h) - 1) ^ cols;
                     for south_rows in (0..1u32 << (n - r)).filter(|s| s.count_ones() + k <= h) {
                         for_each_subset(h - k, south_rows.count_ones(), |pick| {
                             let south_cols = deposit(pick, rest);

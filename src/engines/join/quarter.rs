@@ -278,7 +278,10 @@ impl Quarters {
             let group = self.group(row_set, col_set, buffer);
             let first = group.partition_point(|&p| last_column(p) < t);
             // The run in column t is short (a search of the rest cost more instructions).
-            let at = group[first..].iter().take_while(|&&p| last_column(p) == t).count();
+            let at = group[first..]
+                .iter()
+                .take_while(|&&p| last_column(p) == t)
+                .count();
             return (&group[..first], &group[first..first + at]);
         }
         let low = (1u32 << t.min(31)) - 1;
