@@ -160,8 +160,8 @@ fn keep_avoiding(
     len
 }
 
-/// [`keep_avoiding`] four placements at a time with AVX2 (`avx2::keep_part`), the rest one by
-/// one; `out` holds a slot for each and [`LANES`] more.
+/// [`keep_avoiding`], four placements at a time with AVX2 (`avx2::keep_part`); `out` holds a
+/// slot for each and [`LANES`] more.
 #[inline(always)]
 fn keep_part(
     q: &Quarters,
@@ -170,16 +170,12 @@ fn keep_part(
     (window, side): (Window, Side),
     out: &mut [u64],
 ) -> usize {
-    let (mut len, mut done) = (0, 0);
     #[cfg(target_arch = "x86_64")]
     if pairs::has_avx2() {
-        done = placements.len() / LANES * LANES;
         // SAFETY: the CPU has AVX2 and popcnt.
-        len =
-            unsafe { avx2::keep_part(q, &placements[..done], shift, forbid, (window, side), out) };
+        return unsafe { avx2::keep_part(q, placements, shift, forbid, (window, side), out) };
     }
-    let rest = (&placements[done..], shift);
-    len + keep_avoiding(q, rest, forbid, (window, side), &mut out[len..])
+    keep_avoiding(q, (placements, shift), forbid, (window, side), out)
 }
 
 impl South {
@@ -496,10 +492,11 @@ mod avx2 {
         unsafe { _mm256_storeu_si256(to.cast(), _mm256_permutevar8x32_epi32(v, front)) }
     }
 
-    /// [`super::keep_part`] of whole groups of four `placements`: each group unpacked, moved
-    /// down `r` rows and keyed side by side, the keys of those that avoid `forbid` moved to the
-    /// front (as in [`candidates`]) and stored at the cursor, which moves past them; returns
-    /// how many were kept. `keys` has room for `placements.len()` slots.
+    /// [`super::keep_part`] four `placements` at a time: each four unpacked, moved down `r`
+    /// rows and keyed side by side, the keys of those that avoid `forbid` moved to the front
+    /// (as in [`candidates`]) and stored at the cursor, which moves past them; the last one to
+    /// three loaded alone, masked; returns how many were kept. `keys` has room for
+    /// `placements.len()` slots and [`LANES`] more.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) fn keep_part(
         q: &Quarters,
@@ -510,7 +507,7 @@ mod avx2 {
         keys: &mut [u64],
     ) -> usize {
         let n = placements.len();
-        assert!(n.is_multiple_of(LANES) && keys.len() >= n);
+        assert!(keys.len() >= n + LANES);
         let (d1_bits, rows) = q.packing();
         let set = |x: u64| _mm256_set1_epi64x(x as i64);
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
@@ -537,19 +534,32 @@ mod avx2 {
                 Side::East => _mm256_or_si256(beyond, _mm256_sll_epi64(bit(a, first), odd1)),
             }
         };
-        let mut len = 0;
-        for i in (0..n).step_by(LANES) {
-            // SAFETY: placements i..i + LANES exist (n is a whole number of LANES).
-            let p = unsafe { _mm256_loadu_si256(placements.as_ptr().add(i).cast()) };
+        // Placements i..i + LANES, of which those in `valid` exist, kept at `len`.
+        let mut step = |p: __m256i, valid: u32, len: usize| {
             let a = _mm256_sll_epi64(_mm256_and_si256(p, d1_bits), down1);
             let b = _mm256_sll_epi64(_mm256_srli_epi64::<32>(p), down2);
             let clash = _mm256_and_si256(_mm256_or_si256(a, b), forbid);
             let fit = _mm256_cmpeq_epi64(clash, zero);
-            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32;
-            let front = front(fits);
-            // SAFETY: len ≤ i, so slots len..len + LANES lie within the n of the list.
-            unsafe { store_front(keys.as_mut_ptr().add(len), key(a, b), front) };
-            len += fits.count_ones() as usize;
+            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32 & valid;
+            // SAFETY: len ≤ i, so slots len..len + LANES lie within the n + LANES of `keys`.
+            unsafe { store_front(keys.as_mut_ptr().add(len), key(a, b), front(fits)) };
+            fits.count_ones() as usize
+        };
+        let (whole, rest) = (n / LANES * LANES, n % LANES);
+        let mut len = 0;
+        for i in (0..whole).step_by(LANES) {
+            // SAFETY: placements i..i + LANES exist; the load needs no alignment.
+            let p = unsafe { _mm256_loadu_si256(placements.as_ptr().add(i).cast()) };
+            len += step(p, 0b1111, len);
+        }
+        if rest != 0 {
+            let valid = (1u32 << rest) - 1;
+            // The lanes that exist, by their sign bits: the rest are not read.
+            let index = _mm256_set_epi64x(3, 2, 1, 0);
+            let lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x(rest as i64), index);
+            // SAFETY: the lanes loaded (placements whole..n) exist.
+            let p = unsafe { _mm256_maskload_epi64(placements.as_ptr().add(whole).cast(), lanes) };
+            len += step(p, valid, len);
         }
         len
     }

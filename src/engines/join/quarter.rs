@@ -37,6 +37,11 @@ pub struct Quarters {
     offsets: Vec<u32>,
     /// The placements, group after group, packed (see the module header).
     packed: Vec<u64>,
+    /// For an odd board's table, whose groups on the rectangle's last row are in order of the
+    /// column of their queen there ([`Quarters::groups_ending_at`]): for each such group (the
+    /// upper half) and each column c, how many of its placements have that queen in columns
+    /// `0..=c`, h counts a group. Empty otherwise.
+    ending: Vec<u16>,
     /// The bits of a packed placement's "/" mask: a table's also hold [`LAST_COLUMN`].
     d1_bits: u64,
 }
@@ -138,36 +143,55 @@ impl Quarters {
         });
         // Only odd boards split their halves by that row's queen ([`Quarters::groups_ending_at`]).
         if n % 2 == 1 {
-            q.sort_by_last_column();
+            q.sort_by_last_column()?;
         }
         Ok(q)
     }
 
     /// Puts each group on the rectangle's last row (the upper half of the groups) in order of
-    /// the column of its queen there ([`Quarters::groups_ending_at`]), on the current rayon
-    /// pool.
-    fn sort_by_last_column(&mut self) {
+    /// the column of its queen there and counts them by that column ([`Quarters::ending`]), on
+    /// the current rayon pool. No count is kept when a group is longer than a `u16` holds (none
+    /// is, up to n = [`super::MAX_TABLE_N`]: 7714 placements at most, at n = 23).
+    fn sort_by_last_column(&mut self) -> Result<(), TryReserveError> {
         let groups = self.offsets.len() - 1;
         let first = groups / 2;
+        let cols = self.cols as usize;
+        let longest = self.offsets[first..].windows(2).map(|w| w[1] - w[0]).max();
+        let counted = longest.is_some_and(|l| l <= u32::from(u16::MAX));
+        let mut ending = Vec::new();
+        if counted {
+            ending.try_reserve_exact((groups - first) * cols)?;
+            ending.resize((groups - first) * cols, 0u16);
+        }
         // Runs of whole groups, cut where the groups are: each sorted by one task.
         let step = (groups - first).div_ceil(4096).max(1);
         let mut runs = Vec::new();
         let mut rest = &mut self.packed[self.offsets[first] as usize..];
+        let mut rest_ending = &mut ending[..];
         for a in (first..groups).step_by(step) {
             let b = (a + step).min(groups);
             let (run, tail) = rest.split_at_mut((self.offsets[b] - self.offsets[a]) as usize);
-            runs.push((a, b, run));
-            rest = tail;
+            let counts = if counted { (b - a) * cols } else { 0 };
+            let (ends, ends_tail) = rest_ending.split_at_mut(counts);
+            runs.push((a, b, run, ends));
+            (rest, rest_ending) = (tail, ends_tail);
         }
         let offsets = &self.offsets;
-        runs.into_par_iter().for_each(|(a, b, run)| {
+        runs.into_par_iter().for_each(|(a, b, run, ends)| {
             let base = offsets[a];
+            let mut ends = ends.chunks_exact_mut(cols.max(1));
             for g in a..b {
                 let group =
                     &mut run[(offsets[g] - base) as usize..(offsets[g + 1] - base) as usize];
                 group.sort_unstable_by_key(|&p| last_column(p));
+                for (c, end) in ends.next().into_iter().flatten().enumerate() {
+                    // At most the group's length, which fits (`counted`).
+                    *end = group.partition_point(|&p| last_column(p) <= c as u32) as u16;
+                }
             }
         });
+        self.ending = ending;
+        Ok(())
     }
 
     /// The table's outline: how many placements each group holds, and no placement (one walk,
@@ -195,6 +219,7 @@ impl Quarters {
             cols,
             offsets: counts,
             packed: Vec::new(),
+            ending: Vec::new(),
             d1_bits: u64::from(u32::MAX),
         })
     }
@@ -209,6 +234,7 @@ impl Quarters {
             cols,
             offsets: Vec::new(),
             packed: Vec::new(),
+            ending: Vec::new(),
             d1_bits: u64::from(u32::MAX),
         }
     }
@@ -237,8 +263,14 @@ impl Quarters {
     pub fn size(n: u32) -> (u64, u64, u64) {
         let entries = ENTRIES[n as usize];
         let offsets = 4 * ((1u64 << n) + 1);
+        // An odd board's counts by the last row's queen: h of 2 bytes for half of the groups.
+        let ending = if n % 2 == 1 {
+            (1u64 << n) * u64::from(n / 2)
+        } else {
+            0
+        };
         // The placements, the offsets, and the offsets' copy used while filling.
-        (entries, entries * 8 + 2 * offsets, offsets)
+        (entries, entries * 8 + 2 * offsets + ending, offsets)
     }
 
     /// Rows of the rectangle (R = n - ⌊n/2⌋).
@@ -263,10 +295,10 @@ impl Quarters {
     }
 
     /// The placements of the group of `row_set` (which holds the rectangle's last row) and
-    /// `col_set` whose queen in the last row stands left of column `t`, and those whose queen
-    /// stands in it. A table's groups are in order of that column ([`Quarters::build`]): two
-    /// runs of one; on demand they are made, in `below` and `at`, from the groups without that
-    /// row (in `buffer`) and that queen.
+    /// `col_set` whose queen in the last row stands left of column `t`, and those whose
+    /// queen stands in it. A table's groups are in order of that column, counted by it
+    /// ([`Quarters::ending`]): two runs of one, found at once; on demand they are made, in
+    /// `below` and `at`, from the groups without that row (in `buffer`) and that queen.
     pub fn groups_ending_at<'a>(
         &'a self,
         (row_set, col_set): (u32, u32),
@@ -274,15 +306,20 @@ impl Quarters {
         buffer: &'a mut Vec<u64>,
         (below, at): (&'a mut Vec<u64>, &'a mut Vec<u64>),
     ) -> (&'a [u64], &'a [u64]) {
-        if self.store == Store::Table {
-            let group = self.group(row_set, col_set, buffer);
-            let first = group.partition_point(|&p| last_column(p) < t);
-            // The run in column t is short (a search of the rest cost more instructions).
-            let at = group[first..]
-                .iter()
-                .take_while(|&&p| last_column(p) == t)
-                .count();
-            return (&group[..first], &group[first..first + at]);
+        if self.store == Store::Table && !self.ending.is_empty() {
+            let g = ((row_set as usize) << self.cols) | col_set as usize;
+            let group = &self.packed[self.offsets[g] as usize..self.offsets[g + 1] as usize];
+            let counts = (g - (self.offsets.len() - 1) / 2) * self.cols as usize;
+            // Placements with that queen in columns 0..=c: all of them from the last column on.
+            let ends = |c: u32| {
+                if c < self.cols {
+                    usize::from(self.ending[counts + c as usize])
+                } else {
+                    group.len()
+                }
+            };
+            let (first, end) = (t.checked_sub(1).map_or(0, ends), ends(t));
+            return (&group[..first], &group[first..end]);
         }
         let low = (1u32 << t.min(31)) - 1;
         self.group_ending_in(row_set, col_set, low, buffer, below);
@@ -344,7 +381,7 @@ impl Quarters {
 
     /// Bytes held by the table.
     pub fn bytes(&self) -> usize {
-        self.packed.len() * 8 + self.offsets.len() * 4
+        self.packed.len() * 8 + self.offsets.len() * 4 + self.ending.len() * 2
     }
 }
 
