@@ -138,30 +138,24 @@ struct South {
     shown: u64,
 }
 
-/// Writes the part key ([`Window::part_key`] for `side`) of each of `placements`, its masks
-/// moved down by `shift` rows, to `out` at the cursor, and moves the cursor past those that avoid
-/// `forbid` (odd boards' middle queens forbid some), so that the loop has no branch to
-/// mispredict; returns how many avoid it, in the first slots. `out` holds a slot for each.
+/// Writes the value `keep` gives each of `items` to `out` at the cursor, and moves the cursor
+/// past those it keeps, so that the loop has no branch to mispredict; returns how many it kept,
+/// in the first slots. `out` holds a slot for each. (`avx2::keep_each` four at a time.)
 #[inline(always)]
-fn keep_avoiding(
-    q: &Quarters,
-    (placements, shift): (&[u64], u32),
-    forbid: u64,
-    (window, side): (Window, Side),
-    out: &mut [u64],
-) -> usize {
+fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) -> usize {
     let mut len = 0;
-    for &p in placements {
-        let (d1, d2) = q.unpack(p);
-        let (d1, d2) = (d1 << shift, d2 << shift);
-        out[len] = window.part_key(side, d1, d2);
-        len += usize::from((d1 | d2) & forbid == 0);
+    for &item in items {
+        let (value, kept) = keep(item);
+        out[len] = value;
+        len += usize::from(kept);
     }
     len
 }
 
-/// [`keep_avoiding`], four placements at a time with AVX2 (`avx2::keep_part`); `out` holds a
-/// slot for each and [`LANES`] more.
+/// Writes the part key ([`Window::part_key`] for `side`) of each of `placements`, its masks
+/// moved down by `shift` rows, to `out`, keeping those that avoid `forbid` (odd boards' middle
+/// queens forbid some), in order ([`keep_each`]; four at a time with AVX2); returns how many it
+/// kept. `out` holds a slot for each and [`LANES`] more.
 #[inline(always)]
 fn keep_part(
     q: &Quarters,
@@ -175,7 +169,11 @@ fn keep_part(
         // SAFETY: the CPU has AVX2 and popcnt.
         return unsafe { avx2::keep_part(q, placements, shift, forbid, (window, side), out) };
     }
-    keep_avoiding(q, (placements, shift), forbid, (window, side), out)
+    keep_each(placements, out, |p| {
+        let (d1, d2) = q.unpack(p);
+        let (d1, d2) = (d1 << shift, d2 << shift);
+        (window.part_key(side, d1, d2), (d1 | d2) & forbid == 0)
+    })
 }
 
 impl South {
@@ -492,11 +490,51 @@ mod avx2 {
         unsafe { _mm256_storeu_si256(to.cast(), _mm256_permutevar8x32_epi32(v, front)) }
     }
 
-    /// [`super::keep_part`] four `placements` at a time: each four unpacked, moved down `r`
-    /// rows and keyed side by side, the keys of those that avoid `forbid` moved to the front
-    /// (as in [`candidates`]) and stored at the cursor, which moves past them; the last one to
-    /// three loaded alone, masked; returns how many were kept. `keys` has room for
-    /// `placements.len()` slots and [`LANES`] more.
+    /// [`super::keep_each`] four items at a time: `keep` gives, for four items side by side,
+    /// the values to store and which to keep (lanes of all ones); the values kept are moved to
+    /// the front (as in [`candidates`]) and stored at the cursor, which moves past them. The
+    /// last one to three items are loaded alone, masked (what lies beyond is not read).
+    /// Returns how many were kept; `out` has room for `items.len()` slots and [`LANES`] more.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn keep_each(
+        items: &[u64],
+        out: &mut [u64],
+        mut keep: impl FnMut(__m256i) -> (__m256i, __m256i),
+    ) -> usize {
+        assert!(out.len() >= items.len() + LANES);
+        // Four items, of which those in `valid` exist, kept at `len`.
+        let mut step = |v: __m256i, valid: u32, len: usize| {
+            let (value, kept) = keep(v);
+            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(kept)) as u32 & valid;
+            // SAFETY: len ≤ the items before these, so slots len..len + LANES lie in `out`.
+            unsafe { store_front(out.as_mut_ptr().add(len), value, front(fits)) };
+            fits.count_ones() as usize
+        };
+        let mut chunks = items.chunks_exact(LANES);
+        let mut len = 0;
+        for chunk in &mut chunks {
+            // SAFETY: a chunk is LANES readable slots; the load needs no alignment.
+            len += step(
+                unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) },
+                0b1111,
+                len,
+            );
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            // The lanes that exist, by their sign bits: the others are not read.
+            let index = _mm256_set_epi64x(3, 2, 1, 0);
+            let lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x(rest.len() as i64), index);
+            // SAFETY: the lanes loaded exist.
+            let v = unsafe { _mm256_maskload_epi64(rest.as_ptr().cast(), lanes) };
+            len += step(v, (1 << rest.len()) - 1, len);
+        }
+        len
+    }
+
+    /// [`super::keep_part`] four `placements` at a time ([`keep_each`]): each four unpacked,
+    /// moved down `r` rows and keyed side by side.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) fn keep_part(
         q: &Quarters,
@@ -506,8 +544,6 @@ mod avx2 {
         (window, side): (Window, Side),
         keys: &mut [u64],
     ) -> usize {
-        let n = placements.len();
-        assert!(keys.len() >= n + LANES);
         let (d1_bits, rows) = q.packing();
         let set = |x: u64| _mm256_set1_epi64x(x as i64);
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
@@ -534,54 +570,21 @@ mod avx2 {
                 Side::East => _mm256_or_si256(beyond, _mm256_sll_epi64(bit(a, first), odd1)),
             }
         };
-        // Placements i..i + LANES, of which those in `valid` exist, kept at `len`.
-        let mut step = |p: __m256i, valid: u32, len: usize| {
+        keep_each(placements, keys, |p| {
             let a = _mm256_sll_epi64(_mm256_and_si256(p, d1_bits), down1);
             let b = _mm256_sll_epi64(_mm256_srli_epi64::<32>(p), down2);
             let clash = _mm256_and_si256(_mm256_or_si256(a, b), forbid);
-            let fit = _mm256_cmpeq_epi64(clash, zero);
-            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32 & valid;
-            // SAFETY: len ≤ i, so slots len..len + LANES lie within the n + LANES of `keys`.
-            unsafe { store_front(keys.as_mut_ptr().add(len), key(a, b), front(fits)) };
-            fits.count_ones() as usize
-        };
-        let (whole, rest) = (n / LANES * LANES, n % LANES);
-        let mut len = 0;
-        for i in (0..whole).step_by(LANES) {
-            // SAFETY: placements i..i + LANES exist; the load needs no alignment.
-            let p = unsafe { _mm256_loadu_si256(placements.as_ptr().add(i).cast()) };
-            len += step(p, 0b1111, len);
-        }
-        if rest != 0 {
-            let valid = (1u32 << rest) - 1;
-            // The lanes that exist, by their sign bits: the rest are not read.
-            let index = _mm256_set_epi64x(3, 2, 1, 0);
-            let lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x(rest as i64), index);
-            // SAFETY: the lanes loaded (placements whole..n) exist.
-            let p = unsafe { _mm256_maskload_epi64(placements.as_ptr().add(whole).cast(), lanes) };
-            len += step(p, valid, len);
-        }
-        len
+            (key(a, b), _mm256_cmpeq_epi64(clash, zero))
+        })
     }
 
-    /// [`super::keep_clear`] of whole groups of four `keys`: those with no bit of `forbid` moved
-    /// to the front and stored at the cursor, which moves past them; returns how many were
-    /// kept. `out` has room for `keys.len() + LANES` slots.
+    /// [`super::keep_clear`] four `keys` at a time ([`keep_each`]).
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) fn keep_clear(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
-        assert!(out.len() >= keys.len() + LANES);
         let (forbid, zero) = (_mm256_set1_epi64x(forbid as i64), _mm256_setzero_si256());
-        let mut len = 0;
-        for k in keys.chunks_exact(LANES) {
-            // SAFETY: each chunk is LANES readable slots; the load needs no alignment.
-            let k = unsafe { _mm256_loadu_si256(k.as_ptr().cast()) };
-            let fit = _mm256_cmpeq_epi64(_mm256_and_si256(k, forbid), zero);
-            let fits = _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32;
-            // SAFETY: len ≤ the keys before this chunk, so slots len..len + LANES lie in `out`.
-            unsafe { store_front(out.as_mut_ptr().add(len), k, front(fits)) };
-            len += fits.count_ones() as usize;
-        }
-        len
+        keep_each(keys, out, |k| {
+            (k, _mm256_cmpeq_epi64(_mm256_and_si256(k, forbid), zero))
+        })
     }
 
     #[target_feature(enable = "avx2,popcnt")]
@@ -625,32 +628,20 @@ mod avx2 {
 
 /// The `keys` with no bit of `forbid`, in order, in the first slots of `out`: an east list kept
 /// for one middle queen, whose diagonals an east key holds as the bits [`Window::middle`] gives
-/// (in its windows, or the two bits beyond them). Four at a time with AVX2, as the south fill
-/// keeps its placements, the rest one by one ([`keep_clear_plain`]).
+/// (in its windows, or the two bits beyond them): [`keep_each`], four at a time with AVX2, as
+/// the parts of a join are kept.
 pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -> &'a [u64] {
     // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
     // written, those above it are not part of the answer.
     let room = pairs::slots(out, keys.len() + LANES);
-    let (mut len, mut done) = (0, 0);
     #[cfg(target_arch = "x86_64")]
     if pairs::has_avx2() {
-        done = keys.len() / LANES * LANES;
         // SAFETY: the CPU has AVX2 and popcnt.
-        len = unsafe { avx2::keep_clear(&keys[..done], forbid, room) };
+        let len = unsafe { avx2::keep_clear(keys, forbid, room) };
+        return &room[..len];
     }
-    len += keep_clear_plain(&keys[done..], forbid, &mut room[len..]);
+    let len = keep_each(keys, room, |key| (key, key & forbid == 0));
     &room[..len]
-}
-
-/// [`keep_clear`] one key at a time: every key written, the cursor moved past those that fit, so
-/// the loop has no branch to mispredict; returns how many it kept.
-fn keep_clear_plain(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
-    let mut len = 0;
-    for &key in keys {
-        out[len] = key;
-        len += usize::from(key & forbid == 0);
-    }
-    len
 }
 
 /// The `k`-element subset of `0..bits` after `s` in increasing order (Gosper's hack), if any.
