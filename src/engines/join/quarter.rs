@@ -288,7 +288,7 @@ impl Quarters {
             place(self.n, self.rows, row_set, col_set, buffer);
             return buffer;
         }
-        let g = ((row_set as usize) << self.cols) | col_set as usize;
+        let g = self.index(row_set, col_set);
         self.packed
             .get(self.offsets[g] as usize..self.offsets[g + 1] as usize)
             .unwrap_or_default()
@@ -307,9 +307,9 @@ impl Quarters {
         (below, at): (&'a mut Vec<u64>, &'a mut Vec<u64>),
     ) -> (&'a [u64], &'a [u64]) {
         if self.store == Store::Table && !self.ending.is_empty() {
-            let g = ((row_set as usize) << self.cols) | col_set as usize;
-            let group = &self.packed[self.offsets[g] as usize..self.offsets[g + 1] as usize];
-            let counts = (g - (self.offsets.len() - 1) / 2) * self.cols as usize;
+            let group = self.group(row_set, col_set, buffer);
+            let upper = self.index(row_set, col_set) - (self.offsets.len() - 1) / 2;
+            let counts = upper * self.cols as usize;
             // Placements with that queen in columns 0..=c: all of them from the last column on.
             let ends = |c: u32| {
                 if c < self.cols {
@@ -350,10 +350,16 @@ impl Quarters {
         }
     }
 
+    /// The number of the group of `row_set` and `col_set`: `row_set << h | col_set`.
+    #[inline(always)]
+    fn index(&self, row_set: u32, col_set: u32) -> usize {
+        ((row_set as usize) << self.cols) | col_set as usize
+    }
+
     /// How many placements the group of `row_set` and `col_set` holds (a table or an outline).
     #[inline]
     pub fn group_len(&self, row_set: u32, col_set: u32) -> usize {
-        let g = ((row_set as usize) << self.cols) | col_set as usize;
+        let g = self.index(row_set, col_set);
         (self.offsets[g + 1] - self.offsets[g]) as usize
     }
 
