@@ -121,9 +121,10 @@ impl Quarters {
     /// set's groups are made from those of the row set without its highest row, a queen added in
     /// that row in each column the group has, in increasing order of the column
     /// ([`Quarters::fill_row_set`]): row sets of one size at a time, in parallel, each writing
-    /// its own part of the table. (A second walk, which scattered every placement to its group's
-    /// next slot, made the setup of a shard of n = 23 take 20.4 s on two threads, against 8.0
-    /// s this way.)
+    /// its own part of the table, which leaves each group on the rectangle's last row in order of
+    /// the column of its queen there. (A second walk that scattered every placement to its
+    /// group's next slot made a shard of n = 23, nearly all setup, take 20.4 s on two threads,
+    /// against 8.0 s this way.)
     pub fn build(n: u32) -> Result<Quarters, TryReserveError> {
         let mut q = Quarters::outline(n)?;
         let total = q.offsets[q.offsets.len() - 1] as usize;
@@ -143,10 +144,9 @@ impl Quarters {
             sets.par_iter()
                 .for_each(|&rows| unsafe { q.fill_row_set(rows, &packed) });
         }
-        // Only odd boards split their halves by that row's queen ([`Quarters::groups_ending_at`]);
-        // the fill put each group in order of it already, so the sort only counts.
+        // Only odd boards split their halves by that row's queen ([`Quarters::groups_ending_at`]).
         if n % 2 == 1 {
-            q.sort_by_last_column()?;
+            q.count_by_last_column()?;
         }
         Ok(q)
     }
@@ -193,48 +193,34 @@ impl Quarters {
         });
     }
 
-    /// Puts each group on the rectangle's last row (the upper half of the groups) in order of
-    /// the column of its queen there and counts them by that column ([`Quarters::ending`]), on
-    /// the current rayon pool. No count is kept when a group is longer than a `u16` holds (none
-    /// is, up to n = [`super::MAX_TABLE_N`]: 7714 placements at most, at n = 23).
-    fn sort_by_last_column(&mut self) -> Result<(), TryReserveError> {
+    /// Counts each group on the rectangle's last row (the upper half of the groups), which the
+    /// fill left in order of the column of its queen there, by that column ([`Quarters::ending`]),
+    /// on the current rayon pool. No count is kept when a group is longer than a `u16` holds
+    /// (none is, up to n = [`super::MAX_TABLE_N`]: 7714 placements at most, at n = 23).
+    fn count_by_last_column(&mut self) -> Result<(), TryReserveError> {
         let groups = self.offsets.len() - 1;
         let first = groups / 2;
         let cols = self.cols as usize;
         let longest = self.offsets[first..].windows(2).map(|w| w[1] - w[0]).max();
-        let counted = longest.is_some_and(|l| l <= u32::from(u16::MAX));
+        if cols == 0 || longest.is_none_or(|l| l > u32::from(u16::MAX)) {
+            return Ok(());
+        }
         let mut ending = Vec::new();
-        if counted {
-            ending.try_reserve_exact((groups - first) * cols)?;
-            ending.resize((groups - first) * cols, 0u16);
-        }
-        // Runs of whole groups, cut where the groups are: each sorted by one task.
-        let step = (groups - first).div_ceil(4096).max(1);
-        let mut runs = Vec::new();
-        let mut rest = &mut self.packed[self.offsets[first] as usize..];
-        let mut rest_ending = &mut ending[..];
-        for a in (first..groups).step_by(step) {
-            let b = (a + step).min(groups);
-            let (run, tail) = rest.split_at_mut((self.offsets[b] - self.offsets[a]) as usize);
-            let counts = if counted { (b - a) * cols } else { 0 };
-            let (ends, ends_tail) = rest_ending.split_at_mut(counts);
-            runs.push((a, b, run, ends));
-            (rest, rest_ending) = (tail, ends_tail);
-        }
-        let offsets = &self.offsets;
-        runs.into_par_iter().for_each(|(a, b, run, ends)| {
-            let base = offsets[a];
-            let mut ends = ends.chunks_exact_mut(cols.max(1));
-            for g in a..b {
-                let group =
-                    &mut run[(offsets[g] - base) as usize..(offsets[g + 1] - base) as usize];
-                group.sort_unstable_by_key(|&p| last_column(p));
-                for (c, end) in ends.next().into_iter().flatten().enumerate() {
-                    // At most the group's length, which fits (`counted`).
+        ending.try_reserve_exact((groups - first) * cols)?;
+        ending.resize((groups - first) * cols, 0u16);
+        let (offsets, packed) = (&self.offsets, &self.packed);
+        ending
+            .par_chunks_mut(cols)
+            .enumerate()
+            .for_each(|(i, ends)| {
+                let g = first + i;
+                let group = &packed[offsets[g] as usize..offsets[g + 1] as usize];
+                debug_assert!(group.is_sorted_by_key(|&p| last_column(p)), "group {g}");
+                for (c, end) in ends.iter_mut().enumerate() {
+                    // At most the group's length, which fits (`longest`).
                     *end = group.partition_point(|&p| last_column(p) <= c as u32) as u16;
                 }
-            }
-        });
+            });
         self.ending = ending;
         Ok(())
     }
@@ -247,7 +233,7 @@ impl Quarters {
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
         let tally = atomic_zeros(groups + 1)?;
-        walk(n, rows, cols, &|g, _, _| {
+        walk(n, rows, cols, &|g| {
             tally[g + 1].fetch_add(1, Ordering::Relaxed);
         });
         let mut counts = Vec::new();
@@ -531,18 +517,17 @@ impl Slots {
 /// enough to keep every core busy.
 const SERIAL_ROWS: u32 = 3;
 
-/// Calls `visit(group, diagonals)` for every non-attacking placement in the `rows`×`cols`
-/// rectangle at the top left of an `n`-board, the empty one included, from the threads of the
-/// current rayon pool: the first [`SERIAL_ROWS`] rows are enumerated here, the rest of each
-/// branch in parallel.
-fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize, Diagonals, u32) + Sync)) {
-    /// Row set, column set, the two diagonal masks of a partial placement and the column of its
-    /// queen on the last row (0 when it has none).
-    type State = (u32, u32, u64, u64, u32);
+/// Calls `visit(group)` for every non-attacking placement in the `rows`×`cols` rectangle at the
+/// top left of an `n`-board, the empty one included, from the threads of the current rayon
+/// pool: the first [`SERIAL_ROWS`] rows are enumerated here, the rest of each branch in
+/// parallel. (It counts the groups, [`Quarters::outline`]; the table is filled from them.)
+fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize) + Sync)) {
+    /// Row set, column set and the two diagonal masks of a partial placement.
+    type State = (u32, u32, u64, u64);
     /// `size`: the rectangle's rows and columns.
     type Size = (u32, u32);
     fn go(n: u32, r: u32, stop: u32, size: Size, state: State, out: &mut dyn FnMut(u32, State)) {
-        let ((rows, cols), (row_set, col_set, d1, d2, last)) = (size, state);
+        let ((_, cols), (row_set, col_set, d1, d2)) = (size, state);
         if r == stop {
             out(r, state);
             return;
@@ -551,26 +536,20 @@ fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize, Diagonals, u32) + S
         for c in 0..cols {
             let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
             if col_set & (1 << c) == 0 && d1 & a == 0 && d2 & b == 0 {
-                let last = if r + 1 == rows { c } else { last };
-                let next = (row_set | 1 << r, col_set | 1 << c, d1 | a, d2 | b, last);
+                let next = (row_set | 1 << r, col_set | 1 << c, d1 | a, d2 | b);
                 go(n, r + 1, stop, size, next, out);
             }
         }
     }
-    let leaf = |(row_set, col_set, d1, d2, last): State| {
-        visit(
-            ((row_set as usize) << cols) | col_set as usize,
-            (d1, d2),
-            last,
-        );
-    };
+    let leaf =
+        |(row_set, col_set, _, _): State| visit(((row_set as usize) << cols) | col_set as usize);
     let mut branches = Vec::new();
     go(
         n,
         0,
         SERIAL_ROWS.min(rows),
         (rows, cols),
-        (0, 0, 0, 0, 0),
+        (0, 0, 0, 0),
         &mut |r, s| branches.push((r, s)),
     );
     branches.par_iter().for_each(|&(r, state)| {
@@ -638,15 +617,16 @@ mod tests {
     fn walked(n: u32) -> u64 {
         let cols = n / 2;
         let entries = std::sync::atomic::AtomicU64::new(0);
-        walk(n, n - cols, cols, &|_, _, _| {
+        walk(n, n - cols, cols, &|_| {
             entries.fetch_add(1, Ordering::Relaxed);
         });
         entries.into_inner()
     }
 
-    /// The parallel build puts the same placements in each group as a build on one thread.
+    /// The parallel build writes the same table, placement for placement and count for count,
+    /// as a build on one thread: each row set's groups come in one order, whatever the threads.
     #[test]
-    fn any_number_of_threads_builds_the_same_groups() {
+    fn any_number_of_threads_builds_the_same_table() {
         let on = |threads: usize, n: u32| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -657,14 +637,9 @@ mod tests {
         for n in [5, 10, 13, 14] {
             let (one, four) = (on(1, n), on(4, n));
             assert_eq!(one.offsets, four.offsets, "n = {n}");
-            for g in 0..one.offsets.len() - 1 {
-                let sorted = |q: &Quarters| {
-                    let mut v = q.packed[q.offsets[g] as usize..q.offsets[g + 1] as usize].to_vec();
-                    v.sort_unstable();
-                    v
-                };
-                assert_eq!(sorted(&one), sorted(&four), "n = {n}, group {g}");
-            }
+            assert!(one.packed == four.packed, "n = {n}");
+            assert_eq!(one.ending, four.ending, "n = {n}");
+            assert_eq!(one.ending.is_empty(), n % 2 == 0, "n = {n}");
         }
     }
 
