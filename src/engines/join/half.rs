@@ -140,7 +140,8 @@ struct South {
 
 /// Writes the value `keep` gives each of `items` to `out` at the cursor, and moves the cursor
 /// past those it keeps, so that the loop has no branch to mispredict; returns how many it kept,
-/// in the first slots. `out` holds a slot for each. (`avx2::keep_each` four at a time.)
+/// in the first slots. `out` holds a slot for each. (`avx2::keep_each` four at a time,
+/// `avx512::keep_each` eight.)
 #[inline(always)]
 fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) -> usize {
     let mut len = 0;
@@ -154,8 +155,8 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 
 /// Writes the part key ([`Window::part_key`] for `side`) of each of `placements`, its masks
 /// moved down by `shift` rows, to `out`, keeping those that avoid `forbid` (odd boards' middle
-/// queens forbid some), in order ([`keep_each`]; four at a time with AVX2); returns how many it
-/// kept. `out` holds a slot for each and [`LANES`] more.
+/// queens forbid some), in order ([`keep_each`]; four at a time with AVX2, eight with AVX-512);
+/// returns how many it kept. `out` holds a slot for each and [`LANES`] more.
 #[inline(always)]
 fn keep_part(
     q: &Quarters,
@@ -164,6 +165,14 @@ fn keep_part(
     (window, side): (Window, Side),
     out: &mut [u64],
 ) -> usize {
+    if placements.is_empty() {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if pairs::has_avx512() {
+        // SAFETY: the CPU has AVX-512 F and popcnt.
+        return unsafe { avx512::keep_part(q, placements, shift, forbid, (window, side), out) };
+    }
     #[cfg(target_arch = "x86_64")]
     if pairs::has_avx2() {
         // SAFETY: the CPU has AVX2 and popcnt.
@@ -441,6 +450,41 @@ fn candidates_plain(north: &North, south: &South, keys: &mut [Slot]) -> usize {
     })
 }
 
+/// [`Window::part_key`] of vectors of masks, as a closure `|d1, d2| key` made of a vector
+/// width's `set` (one value in every lane), `count` (a shift count), bitwise `and` and `or`,
+/// and shifts of every lane by a count: the AVX2 and AVX-512 `keep_part` write it once.
+#[cfg(target_arch = "x86_64")]
+macro_rules! lanes_part_key {
+    (
+        ($window:expr, $side:expr),
+        ($set:expr, $count:expr),
+        ($and:ident, $or:ident),
+        ($srl:ident, $sll:ident)
+    ) => {{
+        let Window { start, width, odd } = $window;
+        let side = $side;
+        let (first, last) = ($count(start - 1), $count(start + width));
+        let (one, odd1, odd2) = ($set(1), $count(2 * width), $count(2 * width + 1));
+        let (low_bits, start, width) = ($set((1u64 << width) - 1), $count(start), $count(width));
+        let low = move |d| $and($srl(d, start), low_bits);
+        move |a, b| {
+            let windows = match side {
+                Side::West => $or(low(b), $sll(low(a), width)),
+                Side::East => $or(low(a), $sll(low(b), width)),
+            };
+            if !odd {
+                return windows;
+            }
+            let bit = |d, at| $and($srl(d, at), one);
+            let beyond = $or(windows, $sll(bit(b, last), odd2));
+            match side {
+                Side::West => beyond,
+                Side::East => $or(beyond, $sll(bit(a, first), odd1)),
+            }
+        }
+    }};
+}
+
 /// [`candidates`] four south placements at a time: the four candidates made side by side, those
 /// that fit moved to the front of the vector (a permutation looked up by which fit) and the
 /// whole vector stored at the cursor, which moves past those that fit.
@@ -549,27 +593,12 @@ mod avx2 {
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
         let (d1_bits, forbid, zero) = (set(d1_bits), set(forbid), _mm256_setzero_si256());
         let (down1, down2) = (count(r), count(rows + r));
-        // Window::part_key's shifts and masks, as vectors and shift counts.
-        let Window { start, width, odd } = window;
-        let (first, last) = (count(start - 1), count(start + width));
-        let (one, odd1, odd2) = (set(1), count(2 * width), count(2 * width + 1));
-        let (start, low_bits, width) = (count(start), set((1u64 << width) - 1), count(width));
-        let low = |d: __m256i| _mm256_and_si256(_mm256_srl_epi64(d, start), low_bits);
-        let key = |a: __m256i, b: __m256i| {
-            let windows = match side {
-                Side::West => _mm256_or_si256(low(b), _mm256_sll_epi64(low(a), width)),
-                Side::East => _mm256_or_si256(low(a), _mm256_sll_epi64(low(b), width)),
-            };
-            if !odd {
-                return windows;
-            }
-            let bit = |d, at| _mm256_and_si256(_mm256_srl_epi64(d, at), one);
-            let beyond = _mm256_or_si256(windows, _mm256_sll_epi64(bit(b, last), odd2));
-            match side {
-                Side::West => beyond,
-                Side::East => _mm256_or_si256(beyond, _mm256_sll_epi64(bit(a, first), odd1)),
-            }
-        };
+        let key = lanes_part_key!(
+            (window, side),
+            (set, count),
+            (_mm256_and_si256, _mm256_or_si256),
+            (_mm256_srl_epi64, _mm256_sll_epi64)
+        );
         keep_each(placements, keys, |p| {
             let a = _mm256_sll_epi64(_mm256_and_si256(p, d1_bits), down1);
             let b = _mm256_sll_epi64(_mm256_srli_epi64::<32>(p), down2);
@@ -626,14 +655,111 @@ mod avx2 {
     }
 }
 
+/// [`keep_part`] and [`keep_clear`] eight at a time with AVX-512, as `avx2`'s four at a time,
+/// but for the store: the values kept are compressed to the front of a register and stored
+/// with a mask, so that no slot past the last one kept is written.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{Quarters, Side, Window};
+
+    /// [`super::keep_each`] eight items at a time: `keep` gives, for eight items side by side
+    /// of which those in its second argument exist, the values to store and which to keep.
+    /// The last one to seven items are loaded with a mask (what lies beyond is not read).
+    /// Returns how many were kept; `out` has room for `items.len()` slots.
+    #[inline]
+    #[target_feature(enable = "avx512f,popcnt")]
+    fn keep_each(
+        items: &[u64],
+        out: &mut [u64],
+        mut keep: impl FnMut(__m512i, __mmask8) -> (__m512i, __mmask8),
+    ) -> usize {
+        assert!(out.len() >= items.len());
+        let mut len = 0;
+        let mut step = |v: __m512i, valid: __mmask8| {
+            let (value, kept) = keep(v, valid);
+            let count = kept.count_ones() as usize;
+            let first = ((1u32 << count) - 1) as __mmask8;
+            // SAFETY: len + count is at most the items read so far, so the slots written lie
+            // in `out`; the store needs no alignment.
+            unsafe {
+                let to = out.as_mut_ptr().add(len).cast();
+                _mm512_mask_storeu_epi64(to, first, _mm512_maskz_compress_epi64(kept, value));
+            }
+            len += count;
+        };
+        let mut chunks = items.chunks_exact(8);
+        for chunk in &mut chunks {
+            // SAFETY: a chunk is eight readable slots; the load needs no alignment.
+            step(unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }, 0xff);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let valid = ((1u32 << rest.len()) - 1) as __mmask8;
+            // SAFETY: only the lanes that exist are read.
+            step(
+                unsafe { _mm512_maskz_loadu_epi64(valid, rest.as_ptr().cast()) },
+                valid,
+            );
+        }
+        len
+    }
+
+    /// [`super::keep_part`] eight `placements` at a time ([`keep_each`]): each eight
+    /// unpacked, moved down `r` rows and keyed side by side.
+    #[target_feature(enable = "avx512f,popcnt")]
+    pub(super) fn keep_part(
+        q: &Quarters,
+        placements: &[u64],
+        r: u32,
+        forbid: u64,
+        (window, side): (Window, Side),
+        keys: &mut [u64],
+    ) -> usize {
+        let (d1_bits, rows) = q.packing();
+        let set = |x: u64| _mm512_set1_epi64(x as i64);
+        let count = |x: u32| _mm_cvtsi32_si128(x as i32);
+        let (d1_bits, forbid) = (set(d1_bits), set(forbid));
+        let (down1, down2) = (count(r), count(rows + r));
+        let key = lanes_part_key!(
+            (window, side),
+            (set, count),
+            (_mm512_and_si512, _mm512_or_si512),
+            (_mm512_srl_epi64, _mm512_sll_epi64)
+        );
+        keep_each(placements, keys, |p, valid| {
+            let a = _mm512_sll_epi64(_mm512_and_si512(p, d1_bits), down1);
+            let b = _mm512_sll_epi64(_mm512_srli_epi64::<32>(p), down2);
+            let kept = _mm512_mask_testn_epi64_mask(valid, _mm512_or_si512(a, b), forbid);
+            (key(a, b), kept)
+        })
+    }
+
+    /// [`super::keep_clear`] eight `keys` at a time ([`keep_each`]).
+    #[target_feature(enable = "avx512f,popcnt")]
+    pub(super) fn keep_clear(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+        let forbid = _mm512_set1_epi64(forbid as i64);
+        keep_each(keys, out, |k, valid| {
+            (k, _mm512_mask_testn_epi64_mask(valid, k, forbid))
+        })
+    }
+}
+
 /// The `keys` with no bit of `forbid`, in order, in the first slots of `out`: an east list kept
 /// for one middle queen, whose diagonals an east key holds as the bits [`Window::middle`] gives
-/// (in its windows, or the two bits beyond them): [`keep_each`], four at a time with AVX2, as
-/// the parts of a join are kept.
+/// (in its windows, or the two bits beyond them): [`keep_each`], four at a time with AVX2 (eight
+/// with AVX-512), as the parts of a join are kept.
 pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -> &'a [u64] {
     // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
     // written, those above it are not part of the answer.
     let room = pairs::slots(out, keys.len() + LANES);
+    #[cfg(target_arch = "x86_64")]
+    if pairs::has_avx512() {
+        // SAFETY: the CPU has AVX-512 F and popcnt.
+        let len = unsafe { avx512::keep_clear(keys, forbid, room) };
+        return &room[..len];
+    }
     #[cfg(target_arch = "x86_64")]
     if pairs::has_avx2() {
         // SAFETY: the CPU has AVX2 and popcnt.
@@ -651,7 +777,8 @@ pub(crate) fn next_subset(s: u64, k: u32, bits: u32) -> Option<u64> {
     }
     let low = s & s.wrapping_neg();
     let ripple = s + low;
-    let next = ripple | (((s ^ ripple) >> 2) / low);
+    // The division of the classic hack by `low`, a power of two, as a shift.
+    let next = ripple | (((s ^ ripple) >> 2) >> low.trailing_zeros());
     (next < 1u64 << bits).then_some(next)
 }
 
@@ -833,7 +960,8 @@ mod tests {
     }
 
     /// `keep_clear` keeps, in order, exactly the keys with no forbidden bit, for lists of every
-    /// length modulo LANES (the AVX2 groups and the tail), whatever `out` held.
+    /// length modulo LANES and modulo eight (the vector groups and the tail), whatever `out`
+    /// held.
     #[test]
     fn keep_clear_keeps_in_order_the_keys_with_no_forbidden_bit() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -927,13 +1055,14 @@ mod tests {
         out
     }
 
-    /// A join's south side, filled (four at a time where the CPU has AVX2, the rest one by one),
-    /// keeps the part keys of the placements that avoid the forbidden diagonals, in order, read
+    /// A join's south side, filled (eight or four at a time where the CPU has AVX-512 or AVX2;
+    /// each vector loop it has is also tried alone), keeps the part keys of the placements that avoid the forbidden diagonals, in order, read
     /// for each side with their masks moved down (odd boards' with their two bits beyond the
-    /// windows), padded with zeros, for groups of every length modulo LANES.
+    /// windows), padded with zeros, for groups of every length modulo LANES and modulo the
+    /// eight lanes of AVX-512.
     #[test]
     fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys() {
-        let mut lengths = [0usize; LANES];
+        let mut lengths = [0usize; 8];
         for n in [12u32, 13] {
             let (q, window) = (Quarters::on_demand(n), Window::new(n));
             let (r, h) = (q.rows(), n / 2);
@@ -941,7 +1070,7 @@ mod tests {
             for rows in 0..1u32 << r {
                 for_each_subset(h, rows.count_ones().min(h), |cols| {
                     let group = q.group(rows, cols, &mut buffer).to_vec();
-                    lengths[group.len() % LANES] += 1;
+                    lengths[group.len() % 8] += 1;
                     for side in [Side::East, Side::West] {
                         for (shift, forbid) in [(0, 0), (r, 1 << (h + 3)), (r - 1, 0b11 << h)] {
                             let mut south = South::default();
@@ -956,6 +1085,27 @@ mod tests {
                             let (got, padding) = south.keys[..south.padded()].split_at(south.len);
                             assert_eq!(got, expected, "n = {n}, rows {rows:b}, cols {cols:b}");
                             assert!(padding.iter().all(|&k| k == 0));
+                            // Each vector loop the CPU has, whichever `fill` took.
+                            #[cfg(target_arch = "x86_64")]
+                            {
+                                let mut out = vec![0; group.len() + LANES];
+                                let args = (&q, &group[..], shift, forbid, (window, side));
+                                let (q, group, shift, forbid, view) = args;
+                                if pairs::has_avx2() {
+                                    // SAFETY: the CPU has AVX2 and popcnt.
+                                    let len = unsafe {
+                                        avx2::keep_part(q, group, shift, forbid, view, &mut out)
+                                    };
+                                    assert_eq!(out[..len], expected, "AVX2, n = {n}");
+                                }
+                                if pairs::has_avx512() {
+                                    // SAFETY: the CPU has AVX-512 F and popcnt.
+                                    let len = unsafe {
+                                        avx512::keep_part(q, group, shift, forbid, view, &mut out)
+                                    };
+                                    assert_eq!(out[..len], expected, "AVX-512, n = {n}");
+                                }
+                            }
                         }
                     }
                 });

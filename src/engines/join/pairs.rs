@@ -220,7 +220,7 @@ impl SortWhen {
 /// Whether this CPU has the features of [`sliced_avx512`] (asked once: the quarter joins ask
 /// for AVX2 a few times each, and three features' checks were 0.9% of `count 17`'s instructions).
 #[cfg(target_arch = "x86_64")]
-fn has_avx512() -> bool {
+pub(super) fn has_avx512() -> bool {
     use std::arch::is_x86_feature_detected as has;
     static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *HAS.get_or_init(|| {
