@@ -156,7 +156,8 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 /// Writes the part key ([`Window::part_key`] for `side`) of each of `placements`, its masks
 /// moved down by `shift` rows, to `out`, keeping those that avoid `forbid` (odd boards' middle
 /// queens forbid some), in order ([`keep_each`]; four at a time with AVX2, eight with AVX-512);
-/// returns how many it kept. `out` holds a slot for each and [`LANES`] more.
+/// returns how many it kept. `out` holds a slot for each and [`LANES`] more. An empty group
+/// returns at once: every join of a list with no split passes one for its level part.
 #[inline(always)]
 fn keep_part(
     q: &Quarters,
@@ -1056,10 +1057,10 @@ mod tests {
     }
 
     /// A join's south side, filled (eight or four at a time where the CPU has AVX-512 or AVX2;
-    /// each vector loop it has is also tried alone), keeps the part keys of the placements that avoid the forbidden diagonals, in order, read
-    /// for each side with their masks moved down (odd boards' with their two bits beyond the
-    /// windows), padded with zeros, for groups of every length modulo LANES and modulo the
-    /// eight lanes of AVX-512.
+    /// each vector loop it has is also tried alone), keeps the part keys of the placements that
+    /// avoid the forbidden diagonals, in order, read for each side with their masks moved down
+    /// (odd boards' with their two bits beyond the windows), padded with zeros, for groups of
+    /// every length modulo LANES and modulo the eight lanes of AVX-512.
     #[test]
     fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys() {
         let mut lengths = [0usize; 8];
@@ -1089,19 +1090,18 @@ mod tests {
                             #[cfg(target_arch = "x86_64")]
                             {
                                 let mut out = vec![0; group.len() + LANES];
-                                let args = (&q, &group[..], shift, forbid, (window, side));
-                                let (q, group, shift, forbid, view) = args;
+                                let view = (window, side);
                                 if pairs::has_avx2() {
                                     // SAFETY: the CPU has AVX2 and popcnt.
                                     let len = unsafe {
-                                        avx2::keep_part(q, group, shift, forbid, view, &mut out)
+                                        avx2::keep_part(&q, &group, shift, forbid, view, &mut out)
                                     };
                                     assert_eq!(out[..len], expected, "AVX2, n = {n}");
                                 }
                                 if pairs::has_avx512() {
                                     // SAFETY: the CPU has AVX-512 F and popcnt.
                                     let len = unsafe {
-                                        avx512::keep_part(q, group, shift, forbid, view, &mut out)
+                                        avx512::keep_part(&q, &group, shift, forbid, view, &mut out)
                                     };
                                     assert_eq!(out[..len], expected, "AVX-512, n = {n}");
                                 }
