@@ -16,7 +16,7 @@
 use std::mem::MaybeUninit;
 
 use super::pairs;
-use super::quarter::Quarters;
+use super::quarter::{Made, Quarters};
 
 /// Which side of the board a half's key is read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,19 +112,27 @@ impl Window {
     }
 }
 
-/// Group buffers for a table made on demand ([`Quarters::group`]): the north and south groups of
-/// the column set being joined.
+/// A thread's buffers for the quarter joins: the groups made on demand (`quarter::Made`), the groups
+/// split by the rectangle's last row, and the parts of the column set being joined.
 #[derive(Debug, Default)]
 pub struct Buffers {
-    north: Vec<u64>,
+    /// Groups made on demand, kept for the row set being counted ([`Buffers::new_row_set`]).
+    made: Made,
     /// North placements of the main and level lists made on demand ([`Halves::split_at`]).
     top: Vec<u64>,
     level: Vec<u64>,
-    south: Vec<u64>,
     /// The south placements of one column set that avoid `forbid`, moved down.
     south_ok: South,
     /// The part keys of the north placements of the main and level lists that avoid `forbid`.
     north_ok: (Vec<u64>, Vec<u64>),
+}
+
+impl Buffers {
+    /// Starts a new row set: the groups kept for the last one are forgotten, and at most
+    /// `capacity` placements of this one's are kept (`quarter::Made`).
+    pub fn new_row_set(&mut self, capacity: usize) {
+        self.made.clear(capacity);
+    }
 }
 
 /// The part keys ([`Window::part_key`]) of the south placements of a join, the first `len` slots
@@ -344,25 +352,24 @@ fn groups<'a>(
     let all_cols = (1u32 << window.width.div_ceil(2)) - 1;
     let (forbid, side) = (halves.forbid, halves.side);
     let Buffers {
-        north: north_buffer,
+        made,
         level: level_buffer,
         top,
-        south: south_buffer,
         south_ok,
         north_ok: (main_ok, level_ok),
     } = buffers;
     let (main, level) = match halves.split {
         Some(t) if north & 1 << (r - 1) != 0 => {
-            q.groups_ending_at((north, cols), t, north_buffer, (top, level_buffer))
+            q.groups_ending_at((north, cols), t, made, (top, level_buffer))
         }
-        _ => (q.group(north, cols, north_buffer), &[][..]),
+        _ => (q.group(north, cols, made), &[][..]),
     };
     let main = North::avoiding(q, window, side, forbid, main, main_ok);
     let level = North::avoiding(q, window, side, forbid, level, level_ok);
     if main.keys.is_empty() && level.keys.is_empty() {
         return None;
     }
-    let placements = q.group(south, all_cols ^ cols, south_buffer);
+    let placements = q.group(south, all_cols ^ cols, made);
     south_ok.fill(q, placements, r, forbid, (window, side));
     if south_ok.len == 0 {
         return None;
@@ -1011,7 +1018,7 @@ mod tests {
         for n in 4..=12u32 {
             let (q, window) = (Quarters::on_demand(n), Window::new(n));
             let (r, h) = (q.rows(), n / 2);
-            let (mut north, mut south, mut clashes) = (Vec::new(), Vec::new(), 0);
+            let (mut north, mut south, mut clashes) = (Made::default(), Made::default(), 0);
             for rows in 0..1u32 << r {
                 let k = rows.count_ones();
                 for_each_subset(h, k.min(h), |cols| {
@@ -1067,10 +1074,10 @@ mod tests {
         for n in [12u32, 13] {
             let (q, window) = (Quarters::on_demand(n), Window::new(n));
             let (r, h) = (q.rows(), n / 2);
-            let mut buffer = Vec::new();
+            let mut made = Made::default();
             for rows in 0..1u32 << r {
                 for_each_subset(h, rows.count_ones().min(h), |cols| {
-                    let group = q.group(rows, cols, &mut buffer).to_vec();
+                    let group = q.group(rows, cols, &mut made).to_vec();
                     lengths[group.len() % 8] += 1;
                     for side in [Side::East, Side::West] {
                         for (shift, forbid) in [(0, 0), (r, 1 << (h + 3)), (r - 1, 0b11 << h)] {

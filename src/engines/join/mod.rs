@@ -12,7 +12,8 @@
 //! Memory is bounded by a budget ([`crate::Options::memory`]), not by n. The quarters come from a
 //! table (`quarter.rs`: 8 bytes per placement, 526 MiB at n = 22, 4.8 GiB at n = 24) when it
 //! fits in the budget, and are made group by group on demand otherwise (and always above
-//! n = 24). The halves of one row set are made and counted in pieces of at most
+//! n = 24), each kept while its row set is counted, in a quarter of a thread's share (at most
+//! 256 MiB). The halves of one row set are made and counted in pieces of at most
 //! [`Join::piece`] keys, which the budget sets, so no list grows with n either.
 
 pub mod half;
@@ -53,6 +54,11 @@ const BYTES_PER_KEY: u64 = 48;
 /// Zen 3 machine.
 const JOINT: std::ops::RangeInclusive<usize> = 4_000..=32_768;
 
+/// The most bytes a thread keeps of the groups it made on demand for one row set
+/// ([`quarter::Made`]): n = 27's largest row sets made 19 million placements (153 MB) in a
+/// sample of 35.
+const MAX_MADE_BYTES: u64 = 256 << 20;
+
 /// The fewest keys a piece holds, whatever the budget.
 const MIN_PIECE: usize = 1 << 14;
 
@@ -69,6 +75,9 @@ pub struct Join {
     blocks: Vec<u32>,
     /// Keys per piece of a half list.
     piece: usize,
+    /// Placements of the groups made on demand that a thread keeps for the row set it counts
+    /// ([`quarter::Made`]).
+    made: usize,
     /// The east pieces whose units of one weight are counted in one go ([`Join::count_units`]):
     /// by their length.
     joint: std::ops::RangeInclusive<usize>,
@@ -105,13 +114,24 @@ impl Join {
         };
         let budget = budget.or_else(default_budget).unwrap_or(u64::MAX);
         let per_thread = budget.saturating_sub(table) / threads.max(1) as u64;
-        let piece = (per_thread / BYTES_PER_KEY).clamp(MIN_PIECE as u64, 1 << 28) as usize;
-        Join::with(n, how, piece).map_err(|_| Join::too_small(n, Some(budget), threads))
+        // Groups made on demand are kept for the row set being counted in a quarter of a
+        // thread's share, up to MAX_MADE_BYTES; the pieces take the rest.
+        let made = if how == Quarter::OnDemand {
+            (per_thread / 4).min(MAX_MADE_BYTES)
+        } else {
+            0
+        };
+        let piece = ((per_thread - made) / BYTES_PER_KEY).clamp(MIN_PIECE as u64, 1 << 28) as usize;
+        let made = (made / 8) as usize;
+        Join::with(n, how, piece)
+            .map(|join| Join { made, ..join })
+            .map_err(|_| Join::too_small(n, Some(budget), threads))
     }
 
     /// The join engine of an `n`-board with its quarters kept as `how` says and pieces of
-    /// `piece` keys (at least 2^14), whatever memory this process may take: for tests and
-    /// measurements; [`Join::within`] chooses both from a budget. Its only error is an
+    /// `piece` keys (at least 2^14), keeping every group it makes on demand for the row set it
+    /// counts, whatever memory this process may take: for tests and measurements;
+    /// [`Join::within`] chooses all three from a budget. Its only error is an
     /// allocation that failed.
     pub fn with(n: u32, how: Quarter, piece: usize) -> Result<Join, Error> {
         crate::check_n(n)?;
@@ -128,6 +148,7 @@ impl Join {
             quarters,
             blocks: units::blocks(n),
             piece: piece.max(MIN_PIECE),
+            made: usize::MAX,
             joint: JOINT,
             prices: OnceLock::new(),
         })
@@ -274,6 +295,7 @@ impl Join {
         let mut totals = [(0u64, 0u64); 32];
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
+            b.groups.new_row_set(self.made);
             let mut east_halves = Halves::new(q.rows(), h, east, 0, Side::East);
             loop {
                 b.all_east.clear();
@@ -576,16 +598,23 @@ mod tests {
 
     /// Pieces far below the smallest a budget gives: east and west lists cut in many places,
     /// the west pieces of a group's units running across from one unit to the next; the units
-    /// of a row set counted alone, and in one go.
+    /// of a row set counted alone, and in one go; groups made on demand kept for none, some or
+    /// all of a row set's groups.
     #[test]
     fn tiny_pieces_count_every_solution() {
         for n in [9, 10, 11, 12, 13] {
             for piece in [1, 7, 60] {
-                for how in [Quarter::Table, Quarter::OnDemand] {
+                for (how, made) in [
+                    (Quarter::Table, 0),
+                    (Quarter::OnDemand, 0),
+                    (Quarter::OnDemand, 40),
+                    (Quarter::OnDemand, usize::MAX),
+                ] {
                     // Every unit alone, and every group in one go.
                     for joint in [usize::MAX..=usize::MAX, 0..=usize::MAX] {
                         let join = Join {
                             piece,
+                            made,
                             joint: joint.clone(),
                             ..Join::with(n, how, 0).unwrap()
                         };
@@ -595,7 +624,7 @@ mod tests {
                         assert_eq!(
                             u128::from(total),
                             known,
-                            "n = {n}, piece {piece}, {how:?}, joint {joint:?}"
+                            "n = {n}, piece {piece}, {how:?}, made {made}, joint {joint:?}"
                         );
                     }
                 }
