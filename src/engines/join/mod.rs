@@ -632,6 +632,20 @@ mod tests {
         }
     }
 
+    /// Made on demand, a quarter of a thread's share of the budget keeps groups (at most
+    /// MAX_MADE_BYTES), and the pieces take the rest; with a table nothing is kept.
+    #[test]
+    fn groups_made_on_demand_are_kept_in_a_quarter_of_the_budget() {
+        let join = Join::within(21, Some(64 << 20), 2).unwrap();
+        assert_eq!(join.quarters(), Quarter::OnDemand);
+        assert_eq!(join.made, (8 << 20) / 8);
+        assert_eq!(join.piece, (24 << 20) / BYTES_PER_KEY as usize);
+        let join = Join::within(17, Some(64 << 30), 2).unwrap();
+        assert_eq!((join.quarters(), join.made), (Quarter::Table, 0));
+        let join = Join::within(25, Some(64 << 30), 2).unwrap();
+        assert_eq!(join.made as u64, MAX_MADE_BYTES / 8);
+    }
+
     #[test]
     fn colex_ranks_follow_the_order_of_the_masks() {
         let mut sets = Vec::new();
