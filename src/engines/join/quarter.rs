@@ -446,7 +446,7 @@ pub struct Made {
     kept: Vec<u64>,
     /// Placements `kept` may hold.
     capacity: usize,
-    /// A group made and not kept, for want of room.
+    /// The group last made, before it is kept (and lent from here when there is no room).
     spare: Vec<u64>,
 }
 
@@ -460,29 +460,30 @@ impl Made {
     }
 
     /// The group of `row_set` and `col_set`: as kept, or made by `make` (which appends it to the
-    /// vector it is given), and kept when there is room.
+    /// vector it is given) and kept when there is room. The kept vector grows by doubling, but
+    /// never past the capacity, so the memory it holds stays within it; a growth the allocator
+    /// refuses leaves the group unkept.
     #[inline]
     fn group(&mut self, row_set: u32, col_set: u32, make: impl FnOnce(&mut Vec<u64>)) -> &[u64] {
         let key = u64::from(row_set) << 32 | u64::from(col_set);
         if let Some(&(start, end)) = self.at.get(&key) {
             return &self.kept[start..end];
         }
-        let start = self.kept.len();
-        if start < self.capacity {
-            make(&mut self.kept);
-            if self.kept.len() <= self.capacity {
-                self.at.insert(key, (start, self.kept.len()));
-                return &self.kept[start..];
-            }
-            // Too large to keep: lent from the spare buffer.
-            self.spare.clear();
-            self.spare.extend_from_slice(&self.kept[start..]);
-            self.kept.truncate(start);
-            return &self.spare;
-        }
         self.spare.clear();
         make(&mut self.spare);
-        &self.spare
+        let (start, end) = (self.kept.len(), self.kept.len() + self.spare.len());
+        if end > self.capacity {
+            return &self.spare;
+        }
+        if end > self.kept.capacity() {
+            let grown = (2 * self.kept.capacity()).clamp(end, self.capacity);
+            if self.kept.try_reserve_exact(grown - start).is_err() {
+                return &self.spare;
+            }
+        }
+        self.kept.extend_from_slice(&self.spare);
+        self.at.insert(key, (start, end));
+        &self.kept[start..]
     }
 }
 
@@ -663,6 +664,7 @@ mod tests {
                     assert_eq!(a, b, "n = {n}, rows {row_set:b}, columns {col_set:b}");
                 }
                 assert!(kept.kept.len() <= capacity);
+                assert!(capacity == usize::MAX || kept.kept.capacity() <= capacity);
                 // An odd board's table groups on the last row are in order of its queen's
                 // column there.
                 let sorted = group.is_sorted_by_key(|&p| last_column(p));
