@@ -310,7 +310,7 @@ impl Quarters {
     }
 
     /// The placements on exactly the rows `row_set` (bit r: row r of the rectangle) and the
-    /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\\" masks. A table
+    /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\" masks. A table
     /// lends its own; on demand they are made once into `made` and lent from there while it keeps
     /// them ([`Made`]); an outline has none.
     #[inline(always)]
