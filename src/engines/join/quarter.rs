@@ -15,7 +15,7 @@
 //! moved down by R rows keeps its columns and adds R to both of its diagonals, so its masks are
 //! the stored ones shifted left by R.
 
-use std::collections::{HashMap, TryReserveError};
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
@@ -441,7 +441,9 @@ impl Quarters {
 #[derive(Debug, Default)]
 pub struct Made {
     /// Where each kept group is in `kept`: `(row_set << 32 | col_set)` ↦ its start and end.
-    at: HashMap<u64, (usize, usize)>,
+    /// Hashed by FNV (the crate the shard digests use): with the standard library's SipHash the
+    /// hashing was 6.2% of `count 19 --memory 8M -j 1`.
+    at: fnv::FnvHashMap<u64, (usize, usize)>,
     /// The kept groups' placements, group after group.
     kept: Vec<u64>,
     /// Placements `kept` may hold.
