@@ -167,14 +167,28 @@ pub fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: bool) -> S
 #[inline(always)]
 fn dispatch<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-    {
-        // SAFETY: the CPU has every feature `search_bmi` is compiled for, checked just above.
+    if has_bmi() {
+        // SAFETY: the CPU has every feature `search_bmi` is compiled for (`has_bmi`).
         return unsafe { search_bmi::<R, NODES>(n, rows, start) };
     }
     search_in::<R, NODES>(n, rows, start)
+}
+
+/// Whether this CPU has the features of `search_bmi`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn has_bmi() -> bool {
+    use std::arch::is_x86_feature_detected as has;
+    has!("bmi1") && has!("bmi2") && has!("lzcnt")
+}
+
+/// The instructions the backtrack runs with on this CPU ([`dispatch`]'s choice).
+pub fn instructions() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi() {
+        return "bmi1, bmi2, lzcnt";
+    }
+    "portable"
 }
 
 /// [`search_in`] compiled with BMI1, BMI2 and LZCNT.

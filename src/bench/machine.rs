@@ -21,6 +21,9 @@ pub struct Machine {
     pub build_profile: String,
     /// Target features the compiler could use, comma-separated (e.g. "fxsr,sse,sse2").
     pub target_features: String,
+    /// The instructions the engines chose on this CPU at run time (the build carries code for
+    /// several): what the kernels ran, where `target_features` is only the build's floor.
+    pub dispatch: String,
     /// Runnable processes averaged over the minute before the benchmark (0 where the OS does not
     /// say): above the core count, other work was competing for the cores.
     pub load_average: f64,
@@ -47,12 +50,17 @@ impl Machine {
             git_commit: env!("NQUEENS_GIT_COMMIT").to_string(),
             build_profile: env!("NQUEENS_BUILD_PROFILE").to_string(),
             target_features: env!("NQUEENS_TARGET_FEATURES").to_string(),
+            dispatch: format!(
+                "backtrack {}; join {}",
+                crate::kernel::instructions(),
+                crate::engines::join::instructions()
+            ),
             load_average: System::load_average().one,
         }
     }
 
     /// The header as (label, value) lines, for the text and Markdown summaries.
-    pub fn lines(&self) -> [(&'static str, String); 5] {
+    pub fn lines(&self) -> [(&'static str, String); 6] {
         [
             (
                 "cpu",
@@ -69,7 +77,11 @@ impl Machine {
                     self.nqueens_version, self.git_commit, self.build_profile
                 ),
             ),
-            ("features", self.target_features.clone()),
+            (
+                "features",
+                format!("{} (the build's floor)", self.target_features),
+            ),
+            ("dispatch", self.dispatch.clone()),
             (
                 "load",
                 format!("{:.2} (1-minute average at the start)", self.load_average),
@@ -89,5 +101,6 @@ mod tests {
         assert!(!m.cpu.is_empty() && !m.os.is_empty() && !m.git_commit.is_empty());
         assert_eq!(m.nqueens_version, env!("CARGO_PKG_VERSION"));
         assert!(["debug", "release"].contains(&m.build_profile.as_str()));
+        assert!(m.dispatch.starts_with("backtrack ") && m.dispatch.contains("; join "));
     }
 }

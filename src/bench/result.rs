@@ -145,6 +145,7 @@ pub(crate) mod tests {
                 git_commit: "abc1234".into(),
                 build_profile: "release".into(),
                 target_features: "fxsr,sse,sse2".into(),
+                dispatch: "backtrack bmi1, bmi2, lzcnt; join avx2, bmi2".into(),
                 load_average: 0.25,
             },
             n: 12,

@@ -41,6 +41,7 @@ fn a_short_bench_writes_every_export() {
         .stderr("")
         .stdout(predicate::str::contains("n = 8 (given), expected total 92"))
         .stdout(predicate::str::contains("cpu "))
+        .stdout(predicate::str::contains("dispatch backtrack "))
         .stdout(predicate::str::contains("speedup"));
 
     let json: Value =
@@ -54,6 +55,7 @@ fn a_short_bench_writes_every_export() {
         "git_commit",
         "build_profile",
         "target_features",
+        "dispatch",
         "load_average",
     ] {
         assert!(!json["machine"][key].is_null(), "machine.{key}");

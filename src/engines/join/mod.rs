@@ -449,6 +449,12 @@ pub(crate) trait PairCounter:
 
 impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
+/// The instructions the join engine's counter and quarter joins run with on this CPU, chosen
+/// at run time (the build carries AVX-512, AVX2 and portable code).
+pub fn instructions() -> &'static str {
+    pairs::instructions()
+}
+
 /// The least memory the engine of an `n`-board counts in on `threads` threads: the smallest
 /// pieces, and the table's outline up to n = [`MAX_TABLE_N`].
 fn least_bytes(n: u32, threads: usize) -> u64 {

@@ -235,6 +235,25 @@ pub(super) fn has_avx512() -> bool {
     })
 }
 
+/// The instructions the pair counter and the quarter joins run with on this CPU (the choice of
+/// [`count_sample`] and `half.rs`).
+pub(crate) fn instructions() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512() {
+            return "avx512 (f, bw, vl, vpopcntdq), bmi2";
+        }
+        if has_avx2() {
+            return if fast_pext() {
+                "avx2, bmi2"
+            } else {
+                "avx2, bmi2 (pext by tables: slow on this CPU)"
+            };
+        }
+    }
+    "portable"
+}
+
 /// Whether this CPU has the features of [`sliced_avx2`] (asked once, as [`has_avx512`]).
 #[cfg(target_arch = "x86_64")]
 pub(super) fn has_avx2() -> bool {
