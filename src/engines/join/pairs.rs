@@ -105,30 +105,69 @@ impl Default for Scratch {
     }
 }
 
-/// The key readers of a pivoted count by [`KeyMap`]'s tables: a word, a pattern. Macros (this
-/// one and `pext_readers`) so that the closures are made inside the function that uses them
-/// and inherit its CPU features.
+/// The key readers of a pivoted count by [`KeyMap`]'s tables: a key's kept bits, the patterns
+/// of a list. Macros (this one and `pext_readers`) so that the closures are made inside the
+/// function that uses them and inherit its CPU features.
 macro_rules! table_readers {
     () => {
         (
-            |map: &KeyMap, key: u64| map.word(key),
-            |map: &KeyMap, key: u64| map.pattern(key),
+            |map: &KeyMap, key: u64| map.word(key) & low_bits(64 - map.k),
+            |map: &KeyMap, keys: &[u64], out: &mut [u8]| {
+                each_pattern(keys, out, |key| map.pattern(key))
+            },
         )
     };
 }
 
-/// The key readers of a pivoted count by `pext` (BMI2): a word, a pattern.
+/// The key readers of a pivoted count by `pext` (BMI2): a key's kept bits, the patterns of a
+/// list.
 #[cfg(target_arch = "x86_64")]
 macro_rules! pext_readers {
-    () => {{
-        let pattern = |map: &KeyMap, key: u64| map.order[_pext_u64(key, map.pivot_mask) as usize];
+    () => {
         (
-            move |map: &KeyMap, key: u64| {
-                u64::from(pattern(map, key)) << (64 - map.k) | _pext_u64(key, map.kept_mask)
+            |map: &KeyMap, key: u64| _pext_u64(key, map.kept_mask),
+            |map: &KeyMap, keys: &[u64], out: &mut [u8]| {
+                each_pattern(keys, out, |key| {
+                    usize::from(map.order[_pext_u64(key, map.pivot_mask) as usize])
+                })
             },
-            move |map: &KeyMap, key: u64| usize::from(pattern(map, key)),
         )
-    }};
+    };
+}
+
+/// Writes `pattern` of each of `keys` to `out`, key by key.
+#[inline(always)]
+fn each_pattern(keys: &[u64], out: &mut [u8], pattern: impl Fn(u64) -> usize) {
+    for (p, &key) in out.iter_mut().zip(keys) {
+        *p = pattern(key) as u8;
+    }
+}
+
+/// [`KeyMap::pattern`] of each of `keys` to `out`, eight keys at a time by AVX-512 BITALG's bit
+/// shuffle (`vpshufbitqmb`): byte j of each 64-bit lane of the index names the key bit that
+/// becomes bit j of the lane's pattern byte, so the mask it returns is the eight keys' patterns
+/// in order.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bitalg")]
+fn patterns_bitalg(map: &KeyMap, keys: &[u64], out: &mut [u8]) {
+    use std::arch::x86_64::{_mm512_bitshuffle_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64};
+    // Pattern bit j is pivot k - 1 - j; above the pattern, bit 63, which no key has (keys hold
+    // at most 62 bits: MAX_N's two windows).
+    const NONE: u8 = 63;
+    let k = map.k as usize;
+    let mut index = [NONE; 8];
+    for (q, &p) in map.pivots[..k].iter().enumerate() {
+        index[k - 1 - q] = p as u8;
+    }
+    let index = _mm512_set1_epi64(i64::from_le_bytes(index));
+    let (whole, rest) = keys.as_chunks::<8>();
+    let (out_whole, out_rest) = out[..keys.len()].split_at_mut(whole.len() * 8);
+    for (eight, out) in whole.iter().zip(out_whole.chunks_exact_mut(8)) {
+        // SAFETY: `eight` is 64 readable bytes; the load takes any alignment.
+        let v = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
+        out.copy_from_slice(&_mm512_bitshuffle_epi64_mask(v, index).to_le_bytes());
+    }
+    each_pattern(rest, out_rest, |key| map.pattern(key));
 }
 
 /// Pairs `(x, y)` of `a` × `b` with `x & y == 0`, by testing each: the reference.
@@ -186,7 +225,7 @@ pub(crate) fn count_sample(
         if has_avx512() {
             // SAFETY: the CPU has every feature the function is compiled for (`has_avx512`
             // checks its `target_feature` list).
-            return unsafe { sliced_avx512(long, short, bits, c, scratch) };
+            return unsafe { sliced_avx512(long, short, bits, c, scratch, has_bitalg()) };
         }
         if has_avx2() {
             // SAFETY: as above, with `has_avx2`.
@@ -241,7 +280,11 @@ pub(crate) fn instructions() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     {
         if has_avx512() {
-            return "avx512 (f, bw, vl, vpopcntdq), bmi2";
+            return if has_bitalg() {
+                "avx512 (f, bw, vl, vpopcntdq, bitalg), bmi2"
+            } else {
+                "avx512 (f, bw, vl, vpopcntdq), bmi2"
+            };
         }
         if has_avx2() {
             return if fast_pext() {
@@ -252,6 +295,15 @@ pub(crate) fn instructions() -> &'static str {
         }
     }
     "portable"
+}
+
+/// Whether this CPU has AVX-512 BITALG, with which [`sliced_avx512`] reads patterns eight keys
+/// at a time (asked once, as [`has_avx512`]).
+#[cfg(target_arch = "x86_64")]
+fn has_bitalg() -> bool {
+    use std::arch::is_x86_feature_detected as has;
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| has!("avx512f") && has!("avx512bitalg"))
 }
 
 /// Whether this CPU has the features of [`sliced_avx2`] (asked once, as [`has_avx512`]).
@@ -283,12 +335,30 @@ fn fast_pext() -> bool {
 /// How one count goes: the batches it does, and what it calls when they begin.
 type Course<'a> = (Sample, &'a mut dyn FnMut());
 
+/// The bit-sliced count with AVX-512, reading patterns with BITALG when `bitalg` says the CPU
+/// has it (a caller may pass true only then).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,popcnt,bmi2")]
-fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scratch) -> u64 {
+fn sliced_avx512(
+    long: &[u64],
+    short: &[u64],
+    bits: u32,
+    c: Course,
+    s: &mut Scratch,
+    bitalg: bool,
+) -> u64 {
     use std::arch::x86_64::_pext_u64;
     let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
         count_chunks!(ch, avx512::count_batch, keys, combos, base)
+    };
+    let (kept, each_pattern) = pext_readers!();
+    let patterns = |map: &KeyMap, keys: &[u64], out: &mut [u8]| {
+        if bitalg {
+            // SAFETY: the caller says the CPU has AVX-512 F and BITALG (`has_bitalg`).
+            unsafe { patterns_bitalg(map, keys, out) }
+        } else {
+            each_pattern(map, keys, out)
+        }
     };
     sliced(
         long,
@@ -296,7 +366,7 @@ fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scra
         bits,
         (c, SORT_AVX512),
         s,
-        pext_readers!(),
+        (kept, patterns),
         count,
     )
 }
@@ -374,7 +444,10 @@ fn sliced(
     bits: u32,
     ((sample, counting), when): (Course, SortWhen),
     s: &mut Scratch,
-    (word, pattern): (impl Fn(&KeyMap, u64) -> u64, impl Fn(&KeyMap, u64) -> usize),
+    (kept, patterns_of): (
+        impl Fn(&KeyMap, u64) -> u64,
+        impl Fn(&KeyMap, &[u64], &mut [u8]),
+    ),
     count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
     // Lists not sorted go in batches whichever way costs less, for a whole count (a sample is of
@@ -435,15 +508,12 @@ fn sliced(
     );
     // The long keys as they are, by their pivot bits; the short ones packed. Patterns (and
     // words) are read once, in loops (closures would lose the caller's CPU features).
-    for (p, &key) in slots(patterns, long.len()).iter_mut().zip(long) {
-        *p = pattern(map, key) as u8;
-    }
+    patterns_of(map, long, slots(patterns, long.len()));
     let sorted_long = sort_by_pattern(long, &patterns[..long.len()], k, sorted_long).0;
     let (patterns, words) = (slots(patterns, short.len()), slots(words, short.len()));
-    for ((p, w), &key) in patterns.iter_mut().zip(words.iter_mut()).zip(short) {
-        let word = word(map, key);
-        *p = (word >> (64 - k)) as u8;
-        *w = word & low_bits(64 - k as u32);
+    patterns_of(map, short, patterns);
+    for (w, &key) in words.iter_mut().zip(short) {
+        *w = kept(map, key);
     }
     let (sorted_short, starts) = sort_by_pattern(words, patterns, k, sorted_short);
     let positions = map.positions();
@@ -972,10 +1042,15 @@ mod tests {
                 }
             }
             if has_avx512() {
-                // SAFETY: as above.
-                let count =
-                    unsafe { sliced_avx512(long, short, bits, (Sample::ALL, &mut || ()), s) };
-                counts.push(("avx512", count));
+                for (path, bitalg) in [("avx512", false), ("avx512, bitalg", true)] {
+                    if bitalg && !has_bitalg() {
+                        continue;
+                    }
+                    // SAFETY: as above, BITALG too where it is asked for.
+                    let c: Course = (Sample::ALL, &mut || ());
+                    let count = unsafe { sliced_avx512(long, short, bits, c, s, bitalg) };
+                    counts.push((path, count));
+                }
             }
         }
         counts
