@@ -149,6 +149,7 @@ fn each_pattern(keys: &[u64], out: &mut [u8], pattern: impl Fn(u64) -> usize) {
 /// in order.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bitalg")]
+#[inline]
 fn patterns_bitalg(map: &KeyMap, keys: &[u64], out: &mut [u8]) {
     use std::arch::x86_64::{_mm512_bitshuffle_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64};
     // Pattern bit j is pivot k - 1 - j; above the pattern, bit 63, which no key has (keys hold
@@ -225,7 +226,7 @@ pub(crate) fn count_sample(
         if has_avx512() {
             // SAFETY: the CPU has every feature the function is compiled for (`has_avx512`
             // checks its `target_feature` list).
-            return unsafe { sliced_avx512(long, short, bits, c, scratch, has_bitalg()) };
+            return unsafe { sliced_avx512(long, short, bits, c, scratch) };
         }
         if has_avx2() {
             // SAFETY: as above, with `has_avx2`.
@@ -257,7 +258,9 @@ impl SortWhen {
 }
 
 /// Whether this CPU has the features of [`sliced_avx512`], which the AVX-512 keeping loops of
-/// the quarter joins (`half.rs`) also take (they need only AVX-512 F and popcnt). Asked once:
+/// the quarter joins (`half.rs`) also take (they need only AVX-512 F and popcnt). BITALG comes
+/// with VPOPCNTDQ and BW on every CPU that has them (Ice Lake and later, Zen 4 and later), so
+/// asking for it turns none away. Asked once:
 /// the quarter joins ask a few times each, and three features' checks were 0.9% of `count
 /// 17`'s instructions.
 #[cfg(target_arch = "x86_64")]
@@ -269,6 +272,7 @@ pub(super) fn has_avx512() -> bool {
             && has!("avx512vpopcntdq")
             && has!("avx512bw")
             && has!("avx512vl")
+            && has!("avx512bitalg")
             && has!("popcnt")
             && has!("bmi2")
     })
@@ -280,11 +284,7 @@ pub(crate) fn instructions() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     {
         if has_avx512() {
-            return if has_bitalg() {
-                "avx512 (f, bw, vl, vpopcntdq, bitalg), bmi2"
-            } else {
-                "avx512 (f, bw, vl, vpopcntdq), bmi2"
-            };
+            return "avx512 (f, bw, vl, vpopcntdq, bitalg), bmi2";
         }
         if has_avx2() {
             return if fast_pext() {
@@ -295,15 +295,6 @@ pub(crate) fn instructions() -> &'static str {
         }
     }
     "portable"
-}
-
-/// Whether this CPU has AVX-512 BITALG, with which [`sliced_avx512`] reads patterns eight keys
-/// at a time (asked once, as [`has_avx512`]).
-#[cfg(target_arch = "x86_64")]
-fn has_bitalg() -> bool {
-    use std::arch::is_x86_feature_detected as has;
-    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAS.get_or_init(|| has!("avx512f") && has!("avx512bitalg"))
 }
 
 /// Whether this CPU has the features of [`sliced_avx2`] (asked once, as [`has_avx512`]).
@@ -335,31 +326,15 @@ fn fast_pext() -> bool {
 /// How one count goes: the batches it does, and what it calls when they begin.
 type Course<'a> = (Sample, &'a mut dyn FnMut());
 
-/// The bit-sliced count with AVX-512, reading patterns with BITALG when `bitalg` says the CPU
-/// has it (a caller may pass true only then).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,popcnt,bmi2")]
-fn sliced_avx512(
-    long: &[u64],
-    short: &[u64],
-    bits: u32,
-    c: Course,
-    s: &mut Scratch,
-    bitalg: bool,
-) -> u64 {
+#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,avx512bitalg,popcnt,bmi2")]
+fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scratch) -> u64 {
     use std::arch::x86_64::_pext_u64;
     let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
         count_chunks!(ch, avx512::count_batch, keys, combos, base)
     };
-    let (kept, each_pattern) = pext_readers!();
-    let patterns = |map: &KeyMap, keys: &[u64], out: &mut [u8]| {
-        if bitalg {
-            // SAFETY: the caller says the CPU has AVX-512 F and BITALG (`has_bitalg`).
-            unsafe { patterns_bitalg(map, keys, out) }
-        } else {
-            each_pattern(map, keys, out)
-        }
-    };
+    let kept = pext_readers!().0;
+    let patterns = |map: &KeyMap, keys: &[u64], out: &mut [u8]| patterns_bitalg(map, keys, out);
     sliced(
         long,
         short,
@@ -1042,15 +1017,10 @@ mod tests {
                 }
             }
             if has_avx512() {
-                for (path, bitalg) in [("avx512", false), ("avx512, bitalg", true)] {
-                    if bitalg && !has_bitalg() {
-                        continue;
-                    }
-                    // SAFETY: as above, BITALG too where it is asked for.
-                    let c: Course = (Sample::ALL, &mut || ());
-                    let count = unsafe { sliced_avx512(long, short, bits, c, s, bitalg) };
-                    counts.push((path, count));
-                }
+                // SAFETY: as above.
+                let count =
+                    unsafe { sliced_avx512(long, short, bits, (Sample::ALL, &mut || ()), s) };
+                counts.push(("avx512", count));
             }
         }
         counts
