@@ -155,6 +155,7 @@ fn patterns_bitalg(map: &KeyMap, keys: &[u64], out: &mut [u8]) {
     // Pattern bit j is pivot k - 1 - j; above the pattern, bit 63, which no key has (keys hold
     // at most 62 bits: MAX_N's two windows).
     const NONE: u8 = 63;
+    debug_assert!(keys.iter().all(|&key| key >> NONE == 0));
     let k = map.k as usize;
     let mut index = [NONE; 8];
     for (q, &p) in map.pivots[..k].iter().enumerate() {
@@ -481,8 +482,10 @@ fn sliced(
         &pivots[..k],
         short.iter().fold(0, |all, &key| all | key),
     );
-    // The long keys as they are, by their pivot bits; the short ones packed. Patterns (and
-    // words) are read once, in loops (closures would lose the caller's CPU features).
+    // The long keys as they are, by their pivot bits; the short ones packed. Patterns are read
+    // a list at a time (`patterns_of`: eight keys an instruction with AVX-512), the short keys'
+    // kept bits in a loop (a closure called per key is made inside the caller and inlined, so
+    // it keeps the caller's CPU features).
     patterns_of(map, long, slots(patterns, long.len()));
     let sorted_long = sort_by_pattern(long, &patterns[..long.len()], k, sorted_long).0;
     let (patterns, words) = (slots(patterns, short.len()), slots(words, short.len()));
