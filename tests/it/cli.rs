@@ -174,6 +174,10 @@ fn bad_input_gets_one_clear_line_and_status_2() {
     );
     refuses(&["count", "8", "--split-depth", "99"], "0..=10");
     refuses(
+        &["estimate", "20", "--seconds", "-1"],
+        "'-1' is not a number of seconds from 0.1 to 86400",
+    );
+    refuses(
         &["count", "8", "--frobnicate"],
         "unexpected argument '--frobnicate'",
     );

@@ -89,7 +89,8 @@ struct EstimateArgs {
     memory: Option<u64>,
 
     /// Seconds to spend sampling (the pieces under way when time is up are finished)
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
+          allow_negative_numbers = true)]
     seconds: Duration,
 
     /// Seed of the random sample (default: a fresh one each run, named in the report: two
