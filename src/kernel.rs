@@ -182,7 +182,7 @@ fn has_bmi() -> bool {
     has!("bmi1") && has!("bmi2") && has!("lzcnt")
 }
 
-/// The instructions the backtrack runs with on this CPU ([`dispatch`]'s choice).
+/// The instructions the backtrack runs with on this CPU (the choice `dispatch` makes).
 pub fn instructions() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if has_bmi() {
