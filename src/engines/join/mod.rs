@@ -63,7 +63,7 @@ const MAX_MADE_BYTES: u64 = 256 << 20;
 const MIN_PIECE: usize = 1 << 14;
 
 /// The least memory the join engine runs in, per worker thread, beside any table: pieces of
-/// [`MIN_PIECE`] keys and the counter's work space.
+/// `MIN_PIECE` keys and the counter's work space.
 pub const MIN_BYTES_PER_THREAD: u64 = 1 << 20;
 
 /// Everything the join engine needs to count any unit of one board size.
@@ -467,7 +467,7 @@ fn least_bytes(n: u32, threads: usize) -> u64 {
 }
 
 /// The budget of a run that names none: half of what this process may take
-/// ([`crate::memory::available`]: free memory, its control group, `ulimit -v`).
+/// (`memory::available`: free memory, its control group, `ulimit -v`).
 pub fn default_budget() -> Option<u64> {
     crate::memory::available().map(|a| a / 2)
 }
@@ -476,7 +476,7 @@ impl Join {
     /// The estimated cost of [`Join::count_block`] for block `i`, in arbitrary units that compare
     /// across the blocks of one board: the sum of its units' costs ([`Join::cost`]). Above
     /// n = [`MAX_TABLE_N`], where no table's sizes are known, a block is priced by its number of
-    /// units, estimated from [`BLOCK_PROBES`] of its row sets drawn at random (most row sets
+    /// units, estimated from `BLOCK_PROBES` of its row sets drawn at random (most row sets
     /// hold no unit of their own, and whole blocks none). Deterministic: the shard partition
     /// depends on it.
     pub fn block_cost(&self, i: usize) -> u128 {
