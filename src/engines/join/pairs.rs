@@ -1028,6 +1028,22 @@ mod tests {
         counts
     }
 
+    /// A stream of sparse 64-bit keys (each bit set with probability 1/4): the AND of two
+    /// steps of a xorshift generator started from `seed`.
+    fn sparse_keys(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed | 1;
+        move || {
+            let mut k = u64::MAX;
+            for _ in 0..2 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                k &= x;
+            }
+            k
+        }
+    }
+
     fn keys(bits: u32, density: u32) -> impl Strategy<Value = Vec<u64>> {
         // Sparse keys (like half placements: about a third of the bits set) give real matches.
         let lists = proptest::collection::vec(
@@ -1107,18 +1123,8 @@ mod tests {
             short_len in 2_500usize..6_000,
             stride in 1usize..40,
         ) {
-            // Sparse keys (each bit with probability 1/4), from a xorshift stream.
-            let mut x = seed | 1;
-            let mut key = || {
-                let mut k = u64::MAX;
-                for _ in 0..2 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    k &= x;
-                }
-                k & low_bits(bits)
-            };
+            let mut stream = sparse_keys(seed);
+            let mut key = || stream() & low_bits(bits);
             let long: Vec<u64> = (0..long_len).map(|_| key()).collect();
             let short: Vec<u64> = (0..short_len).map(|_| key()).collect();
             let mut s = Scratch::default();
@@ -1149,16 +1155,11 @@ mod tests {
     /// plain loop.
     #[test]
     fn keys_with_the_highest_bit_sort_alike_on_every_path() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        // Bit 63 where bit 0 is set: a quarter of the keys.
+        let mut stream = sparse_keys(0x9e37_79b9_7f4a_7c15);
         let mut key = || {
-            let mut k = u64::MAX;
-            for _ in 0..2 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                k &= x;
-            }
-            k | (x & 1) << 63
+            let k = stream();
+            k | (k & 1) << 63
         };
         let long: Vec<u64> = (0..17_000).map(|_| key()).collect();
         let short: Vec<u64> = (0..3_000).map(|_| key()).collect();
