@@ -116,13 +116,13 @@ impl Join {
         let per_thread = budget.saturating_sub(table) / threads.max(1) as u64;
         // Groups made on demand are kept for the row set being counted in a quarter of a
         // thread's share, up to MAX_MADE_BYTES; the pieces take the rest.
-        let made = if how == Quarter::OnDemand {
+        let made_bytes = if how == Quarter::OnDemand {
             (per_thread / 4).min(MAX_MADE_BYTES)
         } else {
             0
         };
-        let piece = ((per_thread - made) / BYTES_PER_KEY).clamp(MIN_PIECE as u64, 1 << 28) as usize;
-        let made = (made / 8) as usize;
+        let piece = ((per_thread - made_bytes) / BYTES_PER_KEY).clamp(MIN_PIECE as u64, 1 << 28);
+        let (piece, made) = (piece as usize, (made_bytes / 8) as usize);
         Join::with(n, how, piece)
             .map(|join| Join { made, ..join })
             .map_err(|_| Join::too_small(n, Some(budget), threads))
