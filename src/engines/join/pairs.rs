@@ -25,7 +25,11 @@ const COMBOS: usize = 1 << CHUNK;
 /// The most chunks a key can have (64 bits).
 const MAX_CHUNKS: usize = 11;
 /// The most pivot bits the batches are sorted by.
-const MAX_PIVOTS: usize = 8;
+const MAX_PIVOTS: usize = 12;
+/// A key's pivot bits, packed: its pattern.
+type Pattern = u16;
+/// Patterns there can be.
+const PATTERNS: usize = 1 << MAX_PIVOTS;
 /// When the AVX2 and portable counts sort by pivots: from 2,048 pairs per key (measured with
 /// AVX2 on a Zen 3).
 const SORT: SortWhen = SortWhen(2048);
@@ -48,7 +52,7 @@ const PLAIN_BELOW: usize = 4096;
 /// 512 bits at a time, and a read across two lines costs about twice one within a line: with the
 /// tables' lines where the allocator happened to put them, `count 19 -j 1` took 8.3 s or 7.2 s
 /// from one build to the next (AVX-512, Zen 4), with the code of the count unchanged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(C, align(64))]
 struct Lanes([u64; WORDS]);
 
@@ -79,7 +83,12 @@ pub(crate) struct Scratch {
     long: Vec<u64>,
     short: Vec<u64>,
     words: Vec<u64>,
-    patterns: Vec<u8>,
+    patterns: Vec<Pattern>,
+    /// The pattern sort's counters, and where each pattern of the short keys starts.
+    counters: Box<[[usize; SORT_LANES]; PATTERNS]>,
+    starts: Box<[usize; PATTERNS + 1]>,
+    /// A batch's keys that lack every pivot bit of each pattern.
+    bases: Box<[Lanes; PATTERNS]>,
     map: Box<KeyMap>,
 }
 
@@ -91,6 +100,9 @@ impl Default for Scratch {
             short: Vec::new(),
             words: Vec::new(),
             patterns: Vec::new(),
+            counters: Box::new([[0; SORT_LANES]; PATTERNS]),
+            starts: Box::new([0; PATTERNS + 1]),
+            bases: Box::new([Lanes::NONE; PATTERNS]),
             map: Box::new(KeyMap {
                 bytes: [[0; 256]; 8],
                 key_bytes: 0,
@@ -112,7 +124,7 @@ macro_rules! table_readers {
     () => {
         (
             |map: &KeyMap, key: u64| map.word(key) & low_bits(64 - map.k),
-            |map: &KeyMap, keys: &[u64], out: &mut [u8]| {
+            |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| {
                 each_pattern(keys, out, |key| map.pattern(key))
             },
         )
@@ -126,7 +138,7 @@ macro_rules! pext_readers {
     () => {
         (
             |map: &KeyMap, key: u64| _pext_u64(key, map.kept_mask),
-            |map: &KeyMap, keys: &[u64], out: &mut [u8]| {
+            |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| {
                 each_pattern(keys, out, |key| {
                     usize::from(map.order[_pext_u64(key, map.pivot_mask) as usize])
                 })
@@ -137,36 +149,59 @@ macro_rules! pext_readers {
 
 /// Writes `pattern` of each of `keys` to `out`, key by key.
 #[inline(always)]
-fn each_pattern(keys: &[u64], out: &mut [u8], pattern: impl Fn(u64) -> usize) {
+fn each_pattern(keys: &[u64], out: &mut [Pattern], pattern: impl Fn(u64) -> usize) {
     for (p, &key) in out.iter_mut().zip(keys) {
-        *p = pattern(key) as u8;
+        *p = pattern(key) as Pattern;
     }
 }
 
 /// [`KeyMap::pattern`] of each of `keys` to `out`, eight keys at a time by AVX-512 BITALG's bit
 /// shuffle (`vpshufbitqmb`): byte j of each 64-bit lane of the index names the key bit that
 /// becomes bit j of the lane's pattern byte, so the mask it returns is the eight keys' patterns
-/// in order.
+/// in order; a second shuffle reads pattern bits 8 and up, when there are more than eight.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bitalg")]
 #[inline]
-fn patterns_bitalg(map: &KeyMap, keys: &[u64], out: &mut [u8]) {
-    use std::arch::x86_64::{_mm512_bitshuffle_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64};
+fn patterns_bitalg(map: &KeyMap, keys: &[u64], out: &mut [Pattern]) {
+    use std::arch::x86_64::{
+        _mm512_bitshuffle_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64, _mm_cvtsi64_si128,
+        _mm_storeu_si128, _mm_unpacklo_epi8,
+    };
     // Pattern bit j is pivot k - 1 - j; the bits above the pattern read bit 0 and are cleared
     // (`within`), so a key may hold any bit.
     let k = map.k as usize;
-    let mut index = [0u8; 8];
-    for (q, &p) in map.pivots[..k].iter().enumerate() {
-        index[k - 1 - q] = p as u8;
-    }
-    let index = _mm512_set1_epi64(i64::from_le_bytes(index));
-    let within = u64::from_le_bytes([((1u16 << k) - 1) as u8; 8]);
+    let index = |from: usize| {
+        let mut index = [0u8; 8];
+        for (j, byte) in (from..k).zip(&mut index) {
+            *byte = map.pivots[k - 1 - j] as u8;
+        }
+        _mm512_set1_epi64(i64::from_le_bytes(index))
+    };
+    let within = |from: usize| {
+        let bits = k.saturating_sub(from).min(8);
+        u64::from_le_bytes([((1u16 << bits) - 1) as u8; 8])
+    };
+    let (low, high) = (index(0), index(8));
+    let (within_low, within_high) = (within(0), within(8));
     let (whole, rest) = keys.as_chunks::<8>();
     let (out_whole, out_rest) = out[..keys.len()].split_at_mut(whole.len() * 8);
     for (eight, out) in whole.iter().zip(out_whole.chunks_exact_mut(8)) {
         // SAFETY: `eight` is 64 readable bytes; the load takes any alignment.
         let v = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
-        out.copy_from_slice(&(_mm512_bitshuffle_epi64_mask(v, index) & within).to_le_bytes());
+        let low = _mm512_bitshuffle_epi64_mask(v, low) & within_low;
+        let high = if k > 8 {
+            _mm512_bitshuffle_epi64_mask(v, high) & within_high
+        } else {
+            0
+        };
+        // Byte i of each mask is key i's pattern's low and high byte: interleaved, they are
+        // the eight patterns.
+        let both = _mm_unpacklo_epi8(
+            _mm_cvtsi64_si128(low as i64),
+            _mm_cvtsi64_si128(high as i64),
+        );
+        // SAFETY: `out` is eight patterns, 16 writable bytes; the store needs no alignment.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), both) };
     }
     each_pattern(rest, out_rest, |key| map.pattern(key));
 }
@@ -334,7 +369,8 @@ fn sliced_avx512(long: &[u64], short: &[u64], bits: u32, c: Course, s: &mut Scra
         count_chunks!(ch, avx512::count_batch, keys, combos, base)
     };
     let kept = pext_readers!().0;
-    let patterns = |map: &KeyMap, keys: &[u64], out: &mut [u8]| patterns_bitalg(map, keys, out);
+    let patterns =
+        |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| patterns_bitalg(map, keys, out);
     sliced(
         long,
         short,
@@ -421,7 +457,7 @@ fn sliced(
     s: &mut Scratch,
     (kept, patterns_of): (
         impl Fn(&KeyMap, u64) -> u64,
-        impl Fn(&KeyMap, &[u64], &mut [u8]),
+        impl Fn(&KeyMap, &[u64], &mut [Pattern]),
     ),
     count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
@@ -453,6 +489,9 @@ fn sliced(
         short: sorted_short,
         words,
         patterns,
+        counters,
+        starts,
+        bases,
         map,
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
@@ -486,18 +525,24 @@ fn sliced(
     // kept bits in a loop (a closure called per key is made inside the caller and inlined, so
     // it keeps the caller's CPU features).
     patterns_of(map, long, slots(patterns, long.len()));
-    let sorted_long = sort_by_pattern(long, &patterns[..long.len()], k, sorted_long).0;
+    let sorted_long = slots(sorted_long, long.len());
+    sort_by_pattern(long, patterns, k, (sorted_long, counters, &mut starts[..]));
     let (patterns, words) = (slots(patterns, short.len()), slots(words, short.len()));
     patterns_of(map, short, patterns);
     for (w, &key) in words.iter_mut().zip(short) {
         *w = kept(map, key);
     }
-    let (sorted_short, starts) = sort_by_pattern(words, patterns, k, sorted_short);
+    let sorted_short = slots(sorted_short, short.len());
+    sort_by_pattern(
+        words,
+        patterns,
+        k,
+        (sorted_short, counters, &mut starts[..]),
+    );
     let positions = map.positions();
     let chunks = chunks(positions.len());
     counting();
     let mut total = 0;
-    let mut bases = [Lanes::NONE; 1 << MAX_PIVOTS];
     for batch in sampled(sorted_long) {
         let (lacks, present) = transpose_batch(batch, bits);
         fill_combos(&lacks, positions, combos);
@@ -510,22 +555,25 @@ fn sliced(
             }
         }
         // bases[j]: the batch keys that lack every pivot bit of pattern j, made from those of
-        // j less its lowest bit (patterns that clash with the whole batch are never made).
-        for j in 0..1usize << k {
-            if j & common != 0 {
-                continue;
-            }
-            bases[j] = match j.checked_sub(1) {
+        // j less its lowest bit, which comes before it; the patterns that clash with the whole
+        // batch are passed over (the next pattern without a bit of `common`: add one to the
+        // pattern with those bits set, and clear them).
+        let mut j = 0;
+        while j < 1 << k {
+            // (Below PATTERNS already: the mask only spares the bounds checks.)
+            let j_at = j & (PATTERNS - 1);
+            bases[j_at] = match j.checked_sub(1) {
                 None => present,
                 Some(less) => {
                     let i = j.trailing_zeros() as usize;
                     and(bases[j & less], lacks[pivots[k - 1 - i] as usize])
                 }
             };
-            if starts[j] < starts[j + 1] && bases[j] != Lanes::NONE {
-                let keys = &sorted_short[starts[j]..starts[j + 1]];
-                total += count(chunks, keys, combos, &bases[j]);
+            let (from, to) = (starts[j_at], starts[j_at + 1]);
+            if from < to && bases[j_at] != Lanes::NONE {
+                total += count(chunks, &sorted_short[from..to], combos, &bases[j_at]);
             }
+            j = ((j | common) + 1) & !common;
         }
     }
     total
@@ -548,7 +596,7 @@ pub(crate) struct KeyMap {
     pivot_mask: u64,
     kept_mask: u64,
     /// Pattern of the pivot bits of a key as `pext` packs them (in order of position).
-    order: [u8; 1 << MAX_PIVOTS],
+    order: [Pattern; 1 << MAX_PIVOTS],
 }
 
 impl KeyMap {
@@ -586,7 +634,7 @@ impl KeyMap {
         for (packed, pattern) in self.order.iter_mut().enumerate().take(1 << k) {
             *pattern = (0..k as usize)
                 .filter(|&i| packed >> i & 1 != 0)
-                .map(|i| (word_of[by_position[i] as usize] >> (64 - k)) as u8)
+                .map(|i| (word_of[by_position[i] as usize] >> (64 - k)) as Pattern)
                 .fold(0, |a, b| a | b);
         }
     }
@@ -670,45 +718,47 @@ fn bit_frequencies(keys: impl Iterator<Item = u64>) -> [u64; 64] {
 /// Counters of the pattern sort that keys take in turn ([`sort_by_pattern`]).
 const SORT_LANES: usize = 4;
 
-/// Copies `values` into `out` ordered by their `patterns` (same index; a counting sort over `2^k`
-/// patterns), and returns them (the first `values.len()` slots of `out`) and where each pattern
-/// starts (and, last, the end).
+/// Copies `values` into `out` (as long) ordered by their `patterns` (same index; a counting sort
+/// over `2^k` patterns with `counters`), and writes where each pattern starts (and, last, the
+/// end) to the first `2^k + 1` of `starts`.
 ///
 /// Keys go through [`SORT_LANES`] interleaved counters (key i through counter i mod SORT_LANES, each
 /// pattern's slots split among them in order), so that a run of keys with one pattern does not
 /// wait, key after key, on the counter the previous key stored.
 #[inline(always)]
-fn sort_by_pattern<'a>(
+fn sort_by_pattern(
     values: &[u64],
-    patterns: &[u8],
+    patterns: &[Pattern],
     k: usize,
-    out: &'a mut Vec<u64>,
-) -> (&'a [u64], [usize; (1 << MAX_PIVOTS) + 1]) {
+    (out, next, starts): (
+        &mut [u64],
+        &mut [[usize; SORT_LANES]; PATTERNS],
+        &mut [usize],
+    ),
+) {
     let patterns = &patterns[..values.len()];
-    let mut next = [[0usize; 1 << MAX_PIVOTS]; SORT_LANES];
-    by_lane(patterns.len(), |lane, i| {
-        next[lane][usize::from(patterns[i])] += 1
-    });
+    next[..1 << k].fill([0; SORT_LANES]);
+    // A pattern's counters share a cache line: counters 4 KiB apart would seem to the CPU to
+    // wait on one another.
+    let at = |pattern: Pattern| usize::from(pattern) & (PATTERNS - 1);
+    by_lane(patterns.len(), |lane, i| next[at(patterns[i])][lane] += 1);
     // Turn the counts into first slots: pattern by pattern, lane by lane.
-    let mut starts = [0usize; (1 << MAX_PIVOTS) + 1];
-    let mut at = 0;
-    for j in 0..1 << k {
-        starts[j] = at;
-        for lane in next.iter_mut() {
-            let count = lane[j];
-            lane[j] = at;
-            at += count;
+    let mut first = 0;
+    for (j, counters) in next[..1 << k].iter_mut().enumerate() {
+        starts[j] = first;
+        for counter in counters {
+            let count = *counter;
+            *counter = first;
+            first += count;
         }
     }
-    starts[1 << k..].fill(at);
+    starts[1 << k] = first;
     // Every slot is written (the sort is a permutation): what `out` held is not zeroed first.
-    let out = slots(out, values.len());
     by_lane(values.len(), |lane, i| {
-        let at = &mut next[lane][usize::from(patterns[i])];
-        out[*at] = values[i];
-        *at += 1;
+        let slot = &mut next[at(patterns[i])][lane];
+        out[*slot] = values[i];
+        *slot += 1;
     });
-    (out, starts)
 }
 
 /// Calls `f(lane, i)` for every key `i` below `len` with its counter in [`sort_by_pattern`],
@@ -1153,6 +1203,33 @@ mod tests {
     /// Keys of 64 bits, the highest among them, sorted by pivots: every path (the AVX-512 one
     /// reads patterns with a bit shuffle whose spare index bytes name bit 0) counts as the
     /// plain loop.
+    /// Lists long enough for more than eight pivots (patterns of two bytes, their second byte
+    /// read by a second bit shuffle with AVX-512) count on every path what they count unsorted.
+    #[test]
+    fn patterns_of_more_than_eight_pivots_count_alike_on_every_path() {
+        let mut stream = sparse_keys(0x2545_f491_4f6c_dd1d);
+        let mut key = || stream() & low_bits(40);
+        let long: Vec<u64> = (0..300_000).map(|_| key()).collect();
+        let short: Vec<u64> = (0..40_000).map(|_| key()).collect();
+        let mut s = Scratch::default();
+        let unsorted = SortWhen(1 << 40);
+        let c: Course = (Sample::ALL, &mut || ());
+        let whole = sliced(
+            &long,
+            &short,
+            40,
+            (c, unsorted),
+            &mut s,
+            table_readers!(),
+            portable,
+        );
+        assert!(whole > 0);
+        for (path, count) in every_path(&long, &short, 40, &mut s) {
+            assert_eq!(count, whole, "{path}");
+            assert_eq!(s.map.k, 11, "{path}");
+        }
+    }
+
     #[test]
     fn keys_with_the_highest_bit_sort_alike_on_every_path() {
         // Bit 63 where bit 0 is set: a quarter of the keys.
