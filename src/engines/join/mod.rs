@@ -43,8 +43,9 @@ pub const MAX_TABLE_N: u32 = 24;
 const BLOCK_PROBES: u32 = 16;
 
 /// Bytes a worker thread holds per key of its pieces: the east keys and their diagonals, the
-/// filtered east keys, the west keys, and the counter's sorted copies.
-const BYTES_PER_KEY: u64 = 48;
+/// filtered east keys, the west keys, and the counter's sorted copies with their patterns (two
+/// bytes a key, and at most about three a short key for its tables by pattern).
+const BYTES_PER_KEY: u64 = 52;
 
 /// The east lists (or pieces) of odd boards whose units of one weight are counted in one go,
 /// by their length: shorter ones cost more in one go (n = 17: `count 17 -j 1` 0.76 s against

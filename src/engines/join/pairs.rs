@@ -24,12 +24,14 @@ const CHUNK: u32 = 6;
 const COMBOS: usize = 1 << CHUNK;
 /// The most chunks a key can have (64 bits).
 const MAX_CHUNKS: usize = 11;
-/// The most pivot bits the batches are sorted by.
-const MAX_PIVOTS: usize = 12;
+/// The most pivot bits the batches are sorted by. Long lists have the batches to tell many
+/// patterns apart: n = 25's hold millions of keys, and with at most 8 pivots a shard of it
+/// (`count 25 --shard 3/10000 -j 2`, Zen 4) took 201.7 s of CPU, with 14 113.0 s.
+/// `estimate 27 -j 2 --seconds 60 --seed 5` (the same draws): 12.9 CPU-core-years with 8,
+/// 4.28 with 12, 3.24 with 14, 3.29 with 16.
+const MAX_PIVOTS: usize = 14;
 /// A key's pivot bits, packed: its pattern.
 type Pattern = u16;
-/// Patterns there can be.
-const PATTERNS: usize = 1 << MAX_PIVOTS;
 /// When the AVX2 and portable counts sort by pivots: from 2,048 pairs per key (measured with
 /// AVX2 on a Zen 3).
 const SORT: SortWhen = SortWhen(2048);
@@ -85,10 +87,10 @@ pub(crate) struct Scratch {
     words: Vec<u64>,
     patterns: Vec<Pattern>,
     /// The pattern sort's counters, and where each pattern of the short keys starts.
-    counters: Box<[[usize; SORT_LANES]; PATTERNS]>,
-    starts: Box<[usize; PATTERNS + 1]>,
+    counters: Vec<[usize; SORT_LANES]>,
+    starts: Vec<usize>,
     /// A batch's keys that lack every pivot bit of each pattern.
-    bases: Box<[Lanes; PATTERNS]>,
+    bases: Vec<Lanes>,
     map: Box<KeyMap>,
 }
 
@@ -100,9 +102,9 @@ impl Default for Scratch {
             short: Vec::new(),
             words: Vec::new(),
             patterns: Vec::new(),
-            counters: Box::new([[0; SORT_LANES]; PATTERNS]),
-            starts: Box::new([0; PATTERNS + 1]),
-            bases: Box::new([Lanes::NONE; PATTERNS]),
+            counters: Vec::new(),
+            starts: Vec::new(),
+            bases: Vec::new(),
             map: Box::new(KeyMap {
                 bytes: [[0; 256]; 8],
                 key_bytes: 0,
@@ -111,7 +113,7 @@ impl Default for Scratch {
                 k: 0,
                 pivot_mask: 0,
                 kept_mask: 0,
-                order: [0; 1 << MAX_PIVOTS],
+                order: Vec::new(),
             }),
         }
     }
@@ -440,14 +442,15 @@ fn chunks(bits: usize) -> usize {
 /// The bit-sliced count: one list in batches (those of the sample), every key of the other
 /// against each batch with `count`, the lists sorted by pivots when the path's rule `when` says.
 ///
-/// Lists sorted (n = 18's units, most of n ≥ 20's) are first ordered by *pattern*: the bits each key has among a few pivot
-/// positions, those where a long and a short key most often clash. A batch of the sorted long list
-/// then mostly shares the high bits of its pattern. The short keys, ordered by pattern too, are
-/// counted a pattern at a time: the batch keys that lack every pivot bit of the pattern are found
-/// once for all of them (none, for three short keys in four at n = 20: skipped), so their own
-/// keys keep only the bits that are neither pivots nor absent from every short key, in fewer
-/// chunks (5 in place of 7 at n = 20). Lists with fewer pairs per key go straight through, the
-/// cheaper one in batches.
+/// Lists sorted (n = 18's units, most of n ≥ 20's) are first ordered by *pattern*: the bits each
+/// key has among some pivot positions (up to [`MAX_PIVOTS`], more for longer lists), those where
+/// a long and a short key most often clash. A batch of the sorted long list then mostly shares
+/// the high bits of its pattern. The short keys, ordered by pattern too, are counted a pattern at
+/// a time: the batch keys that lack every pivot bit of the pattern are found once for all of
+/// them (none, for three short keys in four at n = 20: skipped; the patterns with a bit that
+/// every key of the batch has are not even visited), so their own keys keep only the bits that
+/// are neither pivots nor absent from every short key, in fewer chunks (5 in place of 7 at n =
+/// 20). Lists with fewer pairs per key go straight through, the cheaper one in batches.
 #[inline(always)]
 fn sliced(
     long: &[u64],
@@ -526,23 +529,20 @@ fn sliced(
     // it keeps the caller's CPU features).
     patterns_of(map, long, slots(patterns, long.len()));
     let sorted_long = slots(sorted_long, long.len());
-    sort_by_pattern(long, patterns, k, (sorted_long, counters, &mut starts[..]));
+    sort_by_pattern(long, patterns, k, (sorted_long, counters, starts));
     let (patterns, words) = (slots(patterns, short.len()), slots(words, short.len()));
     patterns_of(map, short, patterns);
     for (w, &key) in words.iter_mut().zip(short) {
         *w = kept(map, key);
     }
     let sorted_short = slots(sorted_short, short.len());
-    sort_by_pattern(
-        words,
-        patterns,
-        k,
-        (sorted_short, counters, &mut starts[..]),
-    );
+    sort_by_pattern(words, patterns, k, (sorted_short, counters, starts));
+    let starts = &starts[..=1 << k];
     let positions = map.positions();
     let chunks = chunks(positions.len());
     counting();
     let mut total = 0;
+    let bases = slots(bases, 1 << k);
     for batch in sampled(sorted_long) {
         let (lacks, present) = transpose_batch(batch, bits);
         fill_combos(&lacks, positions, combos);
@@ -560,18 +560,16 @@ fn sliced(
         // pattern with those bits set, and clear them).
         let mut j = 0;
         while j < 1 << k {
-            // (Below PATTERNS already: the mask only spares the bounds checks.)
-            let j_at = j & (PATTERNS - 1);
-            bases[j_at] = match j.checked_sub(1) {
+            bases[j] = match j.checked_sub(1) {
                 None => present,
                 Some(less) => {
                     let i = j.trailing_zeros() as usize;
                     and(bases[j & less], lacks[pivots[k - 1 - i] as usize])
                 }
             };
-            let (from, to) = (starts[j_at], starts[j_at + 1]);
-            if from < to && bases[j_at] != Lanes::NONE {
-                total += count(chunks, &sorted_short[from..to], combos, &bases[j_at]);
+            let (from, to) = (starts[j], starts[j + 1]);
+            if from < to && bases[j] != Lanes::NONE {
+                total += count(chunks, &sorted_short[from..to], combos, &bases[j]);
             }
             j = ((j | common) + 1) & !common;
         }
@@ -596,7 +594,7 @@ pub(crate) struct KeyMap {
     pivot_mask: u64,
     kept_mask: u64,
     /// Pattern of the pivot bits of a key as `pext` packs them (in order of position).
-    order: [Pattern; 1 << MAX_PIVOTS],
+    order: Vec<Pattern>,
 }
 
 impl KeyMap {
@@ -631,7 +629,7 @@ impl KeyMap {
         let mut by_position = [0u32; MAX_PIVOTS];
         by_position[..pivots.len()].copy_from_slice(pivots);
         by_position[..pivots.len()].sort_unstable();
-        for (packed, pattern) in self.order.iter_mut().enumerate().take(1 << k) {
+        for (packed, pattern) in slots(&mut self.order, 1 << k).iter_mut().enumerate() {
             *pattern = (0..k as usize)
                 .filter(|&i| packed >> i & 1 != 0)
                 .map(|i| (word_of[by_position[i] as usize] >> (64 - k)) as Pattern)
@@ -730,21 +728,20 @@ fn sort_by_pattern(
     values: &[u64],
     patterns: &[Pattern],
     k: usize,
-    (out, next, starts): (
-        &mut [u64],
-        &mut [[usize; SORT_LANES]; PATTERNS],
-        &mut [usize],
-    ),
+    (out, counters, starts): (&mut [u64], &mut Vec<[usize; SORT_LANES]>, &mut Vec<usize>),
 ) {
     let patterns = &patterns[..values.len()];
-    next[..1 << k].fill([0; SORT_LANES]);
     // A pattern's counters share a cache line: counters 4 KiB apart would seem to the CPU to
     // wait on one another.
-    let at = |pattern: Pattern| usize::from(pattern) & (PATTERNS - 1);
-    by_lane(patterns.len(), |lane, i| next[at(patterns[i])][lane] += 1);
+    let next = slots(counters, 1 << k);
+    next.fill([0; SORT_LANES]);
+    by_lane(patterns.len(), |lane, i| {
+        next[usize::from(patterns[i])][lane] += 1
+    });
     // Turn the counts into first slots: pattern by pattern, lane by lane.
+    let starts = slots(starts, (1 << k) + 1);
     let mut first = 0;
-    for (j, counters) in next[..1 << k].iter_mut().enumerate() {
+    for (j, counters) in next.iter_mut().enumerate() {
         starts[j] = first;
         for counter in counters {
             let count = *counter;
@@ -755,7 +752,7 @@ fn sort_by_pattern(
     starts[1 << k] = first;
     // Every slot is written (the sort is a permutation): what `out` held is not zeroed first.
     by_lane(values.len(), |lane, i| {
-        let slot = &mut next[at(patterns[i])][lane];
+        let slot = &mut next[usize::from(patterns[i])][lane];
         out[*slot] = values[i];
         *slot += 1;
     });
