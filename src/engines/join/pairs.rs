@@ -620,21 +620,15 @@ impl KeyMap {
         self.pivots[..pivots.len()].copy_from_slice(pivots);
         self.key_bytes = bits.div_ceil(8) as usize;
         for (b, table) in self.bytes.iter_mut().enumerate().take(self.key_bytes) {
-            table[0] = 0;
-            for v in 1..256 {
-                table[v] = table[v & (v - 1)] | word_of[b * 8 + v.trailing_zeros() as usize];
-            }
+            fill_by_bits(table, |i| word_of[b * 8 + i]);
         }
         // Pivot bits in order of position, each with its pattern bit.
         let mut by_position = [0u32; MAX_PIVOTS];
         by_position[..pivots.len()].copy_from_slice(pivots);
         by_position[..pivots.len()].sort_unstable();
-        for (packed, pattern) in slots(&mut self.order, 1 << k).iter_mut().enumerate() {
-            *pattern = (0..k as usize)
-                .filter(|&i| packed >> i & 1 != 0)
-                .map(|i| (word_of[by_position[i] as usize] >> (64 - k)) as Pattern)
-                .fold(0, |a, b| a | b);
-        }
+        fill_by_bits(slots(&mut self.order, 1 << k), |i| {
+            (word_of[by_position[i] as usize] >> (64 - k)) as Pattern
+        });
     }
 
     /// The pattern of `key`: its pivot bits, the first pivot highest.
@@ -660,6 +654,18 @@ impl KeyMap {
             w |= table[(key >> (8 * b)) as u8 as usize];
         }
         w
+    }
+}
+
+/// Fills `table[v]` with the OR of `of(i)` over the bits i of v, each entry from the one without
+/// its lowest bit.
+fn fill_by_bits<T: Copy + Default + std::ops::BitOr<Output = T>>(
+    table: &mut [T],
+    of: impl Fn(usize) -> T,
+) {
+    table[0] = T::default();
+    for v in 1..table.len() {
+        table[v] = table[v & (v - 1)] | of(v.trailing_zeros() as usize);
     }
 }
 
@@ -731,8 +737,8 @@ fn sort_by_pattern(
     (out, counters, starts): (&mut [u64], &mut Vec<[usize; SORT_LANES]>, &mut Vec<usize>),
 ) {
     let patterns = &patterns[..values.len()];
-    // A pattern's counters share a cache line: counters 4 KiB apart would seem to the CPU to
-    // wait on one another.
+    // A pattern's counters side by side: laid out lane by lane (each lane's 2^k, padded),
+    // `count 18 -j 1` took 1.059 × 310c2be's time against 1.025 × this way (8 rounds in turns).
     let next = slots(counters, 1 << k);
     next.fill([0; SORT_LANES]);
     by_lane(patterns.len(), |lane, i| {
@@ -1197,9 +1203,6 @@ mod tests {
         }
     }
 
-    /// Keys of 64 bits, the highest among them, sorted by pivots: every path (the AVX-512 one
-    /// reads patterns with a bit shuffle whose spare index bytes name bit 0) counts as the
-    /// plain loop.
     /// Lists long enough for more than eight pivots (patterns of two bytes, their second byte
     /// read by a second bit shuffle with AVX-512) count on every path what they count unsorted.
     #[test]
@@ -1227,6 +1230,9 @@ mod tests {
         }
     }
 
+    /// Keys of 64 bits, the highest among them, sorted by pivots: every path (the AVX-512 one
+    /// reads patterns with a bit shuffle whose spare index bytes name bit 0) counts as the
+    /// plain loop.
     #[test]
     fn keys_with_the_highest_bit_sort_alike_on_every_path() {
         // Bit 63 where bit 0 is set: a quarter of the keys.
