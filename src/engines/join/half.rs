@@ -168,6 +168,7 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 /// returns at once: every join of a list with no split passes one for its level part.
 #[inline(always)]
 fn keep_part(
+    isa: Isa,
     q: &Quarters,
     (placements, shift): (&[u64], u32),
     forbid: u64,
@@ -178,14 +179,16 @@ fn keep_part(
         return 0;
     }
     #[cfg(target_arch = "x86_64")]
-    if pairs::has_avx512() {
-        // SAFETY: the CPU has AVX-512 F and popcnt.
-        return unsafe { avx512::keep_part(q, placements, shift, forbid, (window, side), out) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if pairs::has_avx2() {
-        // SAFETY: the CPU has AVX2 and popcnt.
-        return unsafe { avx2::keep_part(q, placements, shift, forbid, (window, side), out) };
+    match isa {
+        // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
+        Isa::Avx512 => unsafe {
+            return avx512::keep_part(q, placements, shift, forbid, (window, side), out);
+        },
+        // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
+        Isa::Avx2 => unsafe {
+            return avx2::keep_part(q, placements, shift, forbid, (window, side), out);
+        },
+        Isa::Plain => {}
     }
     keep_each(placements, out, |p| {
         let (d1, d2) = q.unpack(p);
@@ -200,6 +203,7 @@ impl South {
     #[inline(always)]
     fn fill(
         &mut self,
+        isa: Isa,
         q: &Quarters,
         placements: &[u64],
         r: u32,
@@ -207,7 +211,7 @@ impl South {
         (window, side): (Window, Side),
     ) {
         let keys = pairs::slots(&mut self.keys, placements.len() + LANES);
-        let len = keep_part(q, (placements, r), forbid, (window, side), keys);
+        let len = keep_part(isa, q, (placements, r), forbid, (window, side), keys);
         // Zeros up to a whole number of LANES: LANES of them, a length known when compiled (the
         // `memset` calls of a variable length were 1.7% of n = 19's profile; at n = 17 callgrind
         // finds this padding their one caller of note).
@@ -222,8 +226,53 @@ impl South {
     }
 }
 
+/// The instructions the quarter joins run with, chosen once per [`Halves::fill`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Isa {
+    Plain,
+    /// AVX2 and popcnt.
+    Avx2,
+    /// AVX-512 F, AVX2 and popcnt.
+    Avx512,
+}
+
+impl Isa {
+    /// The fastest this CPU has.
+    fn of_this_cpu() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if pairs::has_avx512() {
+                return Isa::Avx512;
+            }
+            if pairs::has_avx2() {
+                return Isa::Avx2;
+            }
+        }
+        Isa::Plain
+    }
+}
+
 /// South placements the AVX2 join takes at once (and slots it may write past the last kept).
 const LANES: usize = 4;
+
+/// A method that calls [`Halves::fill_lists_with`] with `$isa`, compiled with the instructions
+/// `$features`: one for each instruction set the quarter joins have.
+macro_rules! fill_lists_for {
+    ($name:ident, $features:literal, $isa:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $name(
+            &mut self,
+            q: &Quarters,
+            window: Window,
+            lists: (&mut Vec<u64>, &mut Vec<u64>),
+            limit: usize,
+            buffers: &mut Buffers,
+        ) -> bool {
+            self.fill_lists_with($isa, q, window, lists, limit, buffers)
+        }
+    };
+}
 
 /// The east halves on one row set, made a column set of their north part at a time, so that a
 /// list too long for memory is made and counted in pieces.
@@ -294,8 +343,36 @@ impl Halves {
         self.fill_lists(q, window, (out, level), limit, buffers)
     }
 
+    /// [`Halves::fill_apart`] with the instructions this CPU has: chosen once here, so that the
+    /// joins' loops are compiled into one function with them, their set-up out of the loop
+    /// over column sets.
     fn fill_lists(
         &mut self,
+        q: &Quarters,
+        window: Window,
+        lists: (&mut Vec<u64>, &mut Vec<u64>),
+        limit: usize,
+        buffers: &mut Buffers,
+    ) -> bool {
+        match Isa::of_this_cpu() {
+            // SAFETY: the CPU has AVX-512 F, AVX2 and popcnt.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { self.fill_lists_avx512(q, window, lists, limit, buffers) },
+            // SAFETY: the CPU has AVX2 and popcnt.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { self.fill_lists_avx2(q, window, lists, limit, buffers) },
+            _ => self.fill_lists_with(Isa::Plain, q, window, lists, limit, buffers),
+        }
+    }
+
+    fill_lists_for!(fill_lists_avx512, "avx512f,avx2,popcnt", Isa::Avx512);
+    fill_lists_for!(fill_lists_avx2, "avx2,popcnt", Isa::Avx2);
+
+    /// [`Halves::fill_lists`] with the instructions `isa` (inlined into each of the above).
+    #[inline(always)]
+    fn fill_lists_with(
+        &mut self,
+        isa: Isa,
         q: &Quarters,
         window: Window,
         (out, level): (&mut Vec<u64>, &mut Vec<u64>),
@@ -305,7 +382,7 @@ impl Halves {
         let h = window.width.div_ceil(2);
         while let Some(cols) = self.next {
             self.next = next_subset(cols, self.k, h);
-            join(q, window, self, cols as u32, (out, level), buffers);
+            join(isa, q, window, self, cols as u32, (out, level), buffers);
             if out.len() + level.len() >= limit {
                 break;
             }
@@ -320,6 +397,7 @@ impl Halves {
 /// row, to `level`: [`Halves::split_at`]).
 #[inline(always)]
 fn join(
+    isa: Isa,
     q: &Quarters,
     window: Window,
     halves: &Halves,
@@ -327,10 +405,10 @@ fn join(
     (out, level): (&mut Vec<u64>, &mut Vec<u64>),
     buffers: &mut Buffers,
 ) {
-    if let Some((main, level_north, south)) = groups(q, window, halves, cols, buffers) {
+    if let Some((main, level_north, south)) = groups(isa, q, window, halves, cols, buffers) {
         for (north, out) in [(main, out), (level_north, level)] {
             if !north.keys.is_empty() {
-                write(&north, south, out, candidates);
+                write(&north, south, out, |n, s, k| candidates(isa, n, s, k));
             }
         }
     }
@@ -341,6 +419,7 @@ fn join(
 /// none when either side is empty.
 #[inline(always)]
 fn groups<'a>(
+    isa: Isa,
     q: &'a Quarters,
     window: Window,
     halves: &Halves,
@@ -364,13 +443,13 @@ fn groups<'a>(
         }
         _ => (q.group(north, cols, made), &[][..]),
     };
-    let main = North::avoiding(q, window, side, forbid, main, main_ok);
-    let level = North::avoiding(q, window, side, forbid, level, level_ok);
+    let main = North::avoiding(isa, q, window, side, forbid, main, main_ok);
+    let level = North::avoiding(isa, q, window, side, forbid, level, level_ok);
     if main.keys.is_empty() && level.keys.is_empty() {
         return None;
     }
     let placements = q.group(south, all_cols ^ cols, made);
-    south_ok.fill(q, placements, r, forbid, (window, side));
+    south_ok.fill(isa, q, placements, r, forbid, (window, side));
     if south_ok.len == 0 {
         return None;
     }
@@ -409,6 +488,7 @@ impl<'a> North<'a> {
     /// north placements).
     #[inline(always)]
     fn avoiding(
+        isa: Isa,
         q: &Quarters,
         window: Window,
         side: Side,
@@ -417,7 +497,7 @@ impl<'a> North<'a> {
         out: &'a mut Vec<u64>,
     ) -> North<'a> {
         let room = pairs::slots(out, group.len() + LANES);
-        let len = keep_part(q, (group, 0), forbid, (window, side), room);
+        let len = keep_part(isa, q, (group, 0), forbid, (window, side), room);
         North { keys: &room[..len] }
     }
 
@@ -436,10 +516,12 @@ impl<'a> North<'a> {
 /// Writes every north × south candidate's key (the union of their part keys, the bits shown)
 /// to `keys`, moving past those whose parts share no diagonal (no bit of their part keys); returns how many it kept, in order (north by north, south by south). The slice
 /// holds every candidate and [`LANES`] - 1 slots more.
-fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usize {
+#[inline(always)]
+fn candidates(isa: Isa, north: &North, south: &South, keys: &mut [Slot]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if super::pairs::has_avx2() {
-        // SAFETY: the CPU has AVX2 and popcnt.
+    if isa != Isa::Plain {
+        // SAFETY: `Isa::Avx2` and `Isa::Avx512` are chosen only where the CPU has AVX2 and
+        // popcnt.
         return unsafe { avx2::candidates(north, south, keys) };
     }
     candidates_plain(north, south, keys)
@@ -587,6 +669,7 @@ mod avx2 {
 
     /// [`super::keep_part`] four `placements` at a time ([`keep_each`]): each four unpacked,
     /// moved down `r` rows and keyed side by side.
+    #[inline]
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) fn keep_part(
         q: &Quarters,
@@ -624,6 +707,7 @@ mod avx2 {
         })
     }
 
+    #[inline]
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usize {
         let n = south.len;
@@ -716,6 +800,7 @@ mod avx512 {
 
     /// [`super::keep_part`] eight `placements` at a time ([`keep_each`]): each eight
     /// unpacked, moved down `r` rows and keyed side by side.
+    #[inline]
     #[target_feature(enable = "avx512f,popcnt")]
     pub(super) fn keep_part(
         q: &Quarters,
@@ -950,7 +1035,8 @@ mod tests {
                     let halves = Halves::new(q.rows(), h, rows, forbid, side);
                     let mut buffers = Buffers::default();
                     for_each_subset(h, halves.k, |cols| {
-                        let Some((north, _, south)) = groups(&q, w, &halves, cols, &mut buffers)
+                        let Some((north, _, south)) =
+                            groups(Isa::of_this_cpu(), &q, w, &halves, cols, &mut buffers)
                         else {
                             return;
                         };
@@ -1082,7 +1168,7 @@ mod tests {
                     for side in [Side::East, Side::West] {
                         for (shift, forbid) in [(0, 0), (r, 1 << (h + 3)), (r - 1, 0b11 << h)] {
                             let mut south = South::default();
-                            south.fill(&q, &group, shift, forbid, (window, side));
+                            south.fill(Isa::Plain, &q, &group, shift, forbid, (window, side));
                             let expected: Vec<_> = group
                                 .iter()
                                 .map(|&p| q.unpack(p))
@@ -1093,7 +1179,7 @@ mod tests {
                             let (got, padding) = south.keys[..south.padded()].split_at(south.len);
                             assert_eq!(got, expected, "n = {n}, rows {rows:b}, cols {cols:b}");
                             assert!(padding.iter().all(|&k| k == 0));
-                            // Each vector loop the CPU has, whichever `fill` took.
+                            // Each vector loop the CPU has.
                             #[cfg(target_arch = "x86_64")]
                             {
                                 let mut out = vec![0; group.len() + LANES];
