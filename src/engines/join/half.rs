@@ -519,10 +519,12 @@ impl<'a> North<'a> {
 #[inline(always)]
 fn candidates(isa: Isa, north: &North, south: &South, keys: &mut [Slot]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if isa != Isa::Plain {
-        // SAFETY: `Isa::Avx2` and `Isa::Avx512` are chosen only where the CPU has AVX2 and
-        // popcnt.
-        return unsafe { avx2::candidates(north, south, keys) };
+    match isa {
+        // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
+        Isa::Avx512 => return unsafe { avx512::candidates(north, south, keys) },
+        // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
+        Isa::Avx2 => return unsafe { avx2::candidates(north, south, keys) },
+        Isa::Plain => {}
     }
     candidates_plain(north, south, keys)
 }
@@ -754,7 +756,7 @@ mod avx2 {
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Quarters, Side, Window};
+    use super::{North, Quarters, Side, Slot, South, Window};
 
     /// [`super::keep_each`] eight items at a time: `keep` gives, for eight items side by side
     /// of which those in its second argument exist, the values to store and which to keep.
@@ -826,6 +828,52 @@ mod avx512 {
             let b = _mm512_sll_epi64(_mm512_srli_epi64::<32>(p), down2);
             let kept = _mm512_mask_testn_epi64_mask(valid, _mm512_or_si512(a, b), forbid);
             (key(a, b), kept)
+        })
+    }
+
+    /// [`super::candidates`] eight south placements at a time: the eight candidates made side
+    /// by side, those that fit compressed to the front of the vector and stored at the cursor
+    /// with a mask (no slot past them written). The last one to seven are loaded with a mask.
+    #[inline]
+    #[target_feature(enable = "avx512f,popcnt")]
+    pub(super) fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usize {
+        let n = south.len;
+        let (whole, rest) = (n - n % 8, n % 8);
+        let tail = ((1u32 << rest) - 1) as __mmask8;
+        let shown = _mm512_set1_epi64(south.shown as i64);
+        north.each(|a, mut len| {
+            // A row writes at most one slot a south placement, from `len` on.
+            assert!(len + n <= keys.len());
+            let a = _mm512_set1_epi64(a as i64);
+            // Eight candidates, of which those in `valid` exist, kept at `len`.
+            let mut step = |b: __m512i, valid: __mmask8, len: usize| {
+                let fits = _mm512_mask_testn_epi64_mask(valid, a, b);
+                let key = _mm512_and_si512(_mm512_or_si512(a, b), shown);
+                let count = fits.count_ones() as usize;
+                let first = ((1u32 << count) - 1) as __mmask8;
+                // SAFETY: slots len..len + count lie in `keys`, as the row's check above says;
+                // the store needs no alignment.
+                unsafe {
+                    let to = keys.as_mut_ptr().add(len).cast();
+                    _mm512_mask_storeu_epi64(to, first, _mm512_maskz_compress_epi64(fits, key));
+                }
+                count
+            };
+            for i in (0..whole).step_by(8) {
+                // SAFETY: slots i..i + 8 are south placements; the load needs no alignment.
+                len += step(
+                    unsafe { _mm512_loadu_si512(south.keys[i..i + 8].as_ptr().cast()) },
+                    0xff,
+                    len,
+                );
+            }
+            if rest != 0 {
+                // SAFETY: only the lanes that exist are read.
+                let b =
+                    unsafe { _mm512_maskz_loadu_epi64(tail, south.keys[whole..].as_ptr().cast()) };
+                len += step(b, tail, len);
+            }
+            len
         })
     }
 
@@ -1003,31 +1051,26 @@ mod tests {
         }
     }
 
-    /// The candidates [`write`] keeps of `north` × `south`, with the AVX2 loop (`avx2`: only
-    /// where the CPU has AVX2) or the plain one: their keys.
-    fn kept(north: &North, south: &South, avx2: bool) -> Vec<u64> {
+    /// The candidates [`write`] keeps of `north` × `south` with the loop of `isa` (only one the
+    /// CPU has): their keys.
+    fn kept(north: &North, south: &South, isa: Isa) -> Vec<u64> {
         let mut keys = Vec::new();
-        write(north, south, &mut keys, |n, s, k| {
-            #[cfg(target_arch = "x86_64")]
-            if avx2 {
-                // SAFETY: callers ask for the AVX2 loop only where the CPU has AVX2.
-                return unsafe { avx2::candidates(n, s, k) };
-            }
-            candidates_plain(n, s, k)
-        });
+        write(north, south, &mut keys, |n, s, k| candidates(isa, n, s, k));
         keys
     }
 
-    /// The AVX2 quarter join (where the CPU has it) writes what the plain one writes, in order, for every column set of every row set (south groups of every
-    /// length modulo LANES), with and without forbidden diagonals.
+    /// The vector quarter joins this CPU has write what the plain one writes, in order, for
+    /// every column set of every row set (south groups of every length modulo eight), with and
+    /// without forbidden diagonals.
     #[test]
-    fn both_candidate_loops_keep_the_same_candidates() {
-        #[cfg(target_arch = "x86_64")]
-        if !crate::engines::join::pairs::has_avx2() {
-            return;
-        }
-        let mut compared = [0usize; LANES];
-        for n in [9u32, 12, 13] {
+    fn every_candidate_loop_keeps_the_same_candidates() {
+        let isas = match Isa::of_this_cpu() {
+            Isa::Plain => return,
+            Isa::Avx2 => &[Isa::Avx2][..],
+            Isa::Avx512 => &[Isa::Avx2, Isa::Avx512][..],
+        };
+        let mut compared = [0usize; 8];
+        for n in [9u32, 12, 13, 14] {
             let (q, w) = (Quarters::on_demand(n), Window::new(n));
             let h = n / 2;
             for_each_subset(n, h, |rows| {
@@ -1040,12 +1083,15 @@ mod tests {
                         else {
                             return;
                         };
-                        assert_eq!(
-                            kept(&north, south, true),
-                            kept(&north, south, false),
-                            "n = {n}, rows {rows:b}, cols {cols:b}"
-                        );
-                        compared[south.len % LANES] += 1;
+                        let plain = kept(&north, south, Isa::Plain);
+                        for &isa in isas {
+                            let got = kept(&north, south, isa);
+                            assert_eq!(
+                                got, plain,
+                                "{isa:?}, n = {n}, rows {rows:b}, cols {cols:b}"
+                            );
+                        }
+                        compared[south.len % 8] += 1;
                     });
                 }
             });
