@@ -226,9 +226,11 @@ impl South {
     }
 }
 
-/// The instructions the quarter joins run with, chosen once per [`Halves::fill`].
+/// The instructions the quarter joins run with, chosen once per fill of halves
+/// ([`Halves::fill_lists`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Isa {
+    /// Neither: the plain loops.
     Plain,
     /// AVX2 and popcnt.
     Avx2,
