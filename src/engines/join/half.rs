@@ -178,23 +178,21 @@ fn keep_part(
     if placements.is_empty() {
         return 0;
     }
-    #[cfg(target_arch = "x86_64")]
     match isa {
         // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
+        #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe {
-            return avx512::keep_part(q, placements, shift, forbid, (window, side), out);
+            avx512::keep_part(q, placements, shift, forbid, (window, side), out)
         },
         // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
-        Isa::Avx2 => unsafe {
-            return avx2::keep_part(q, placements, shift, forbid, (window, side), out);
-        },
-        Isa::Plain => {}
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::keep_part(q, placements, shift, forbid, (window, side), out) },
+        _ => keep_each(placements, out, |p| {
+            let (d1, d2) = q.unpack(p);
+            let (d1, d2) = (d1 << shift, d2 << shift);
+            (window.part_key(side, d1, d2), (d1 | d2) & forbid == 0)
+        }),
     }
-    keep_each(placements, out, |p| {
-        let (d1, d2) = q.unpack(p);
-        let (d1, d2) = (d1 << shift, d2 << shift);
-        (window.part_key(side, d1, d2), (d1 | d2) & forbid == 0)
-    })
 }
 
 impl South {
@@ -226,8 +224,8 @@ impl South {
     }
 }
 
-/// The instructions the quarter joins run with, chosen once per fill of halves
-/// ([`Halves::fill_lists`]).
+/// The instructions the quarter joins and the keeping loops run with: chosen once per fill of
+/// halves ([`Halves::fill_lists`]), or per list kept ([`keep_clear`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Isa {
     /// Neither: the plain loops.
@@ -520,15 +518,15 @@ impl<'a> North<'a> {
 /// holds every candidate and [`LANES`] - 1 slots more.
 #[inline(always)]
 fn candidates(isa: Isa, north: &North, south: &South, keys: &mut [Slot]) -> usize {
-    #[cfg(target_arch = "x86_64")]
     match isa {
         // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
-        Isa::Avx512 => return unsafe { avx512::candidates(north, south, keys) },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::candidates(north, south, keys) },
         // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
-        Isa::Avx2 => return unsafe { avx2::candidates(north, south, keys) },
-        Isa::Plain => {}
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::candidates(north, south, keys) },
+        _ => candidates_plain(north, south, keys),
     }
-    candidates_plain(north, south, keys)
 }
 
 /// [`candidates`] one candidate at a time: each written, the cursor moved past it when it fits,
@@ -897,19 +895,15 @@ pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -
     // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
     // written, those above it are not part of the answer.
     let room = pairs::slots(out, keys.len() + LANES);
-    #[cfg(target_arch = "x86_64")]
-    if pairs::has_avx512() {
-        // SAFETY: the CPU has AVX-512 F and popcnt.
-        let len = unsafe { avx512::keep_clear(keys, forbid, room) };
-        return &room[..len];
-    }
-    #[cfg(target_arch = "x86_64")]
-    if pairs::has_avx2() {
-        // SAFETY: the CPU has AVX2 and popcnt.
-        let len = unsafe { avx2::keep_clear(keys, forbid, room) };
-        return &room[..len];
-    }
-    let len = keep_each(keys, room, |key| (key, key & forbid == 0));
+    let len = match Isa::of_this_cpu() {
+        // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::keep_clear(keys, forbid, room) },
+        // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::keep_clear(keys, forbid, room) },
+        _ => keep_each(keys, room, |key| (key, key & forbid == 0)),
+    };
     &room[..len]
 }
 
