@@ -66,6 +66,21 @@ fn by_unit(n: u32) -> HashMap<(Option<u8>, u32), u64> {
     tally
 }
 
+/// Why a unit keeps no west half with its middle row's queen in the level column: two distinct
+/// queens at (m, h) and (h, c) as far from the centre (|m - h| = |c - h|) share a diagonal, so
+/// only the centre's queen has d_c = d_m.
+#[test]
+fn the_middle_queens_are_never_as_far_from_the_centre_but_at_the_centre() {
+    for n in (1..=11u32).step_by(2) {
+        let h = (n / 2) as u8;
+        for cols in nqueens::reference::solutions(n as usize) {
+            let m = cols.iter().position(|&c| c == h).unwrap() as u8;
+            let d = cols[h as usize].abs_diff(h);
+            assert!(m == h || d != m.abs_diff(h), "n = {n}, {cols:?}");
+        }
+    }
+}
+
 /// The join engine of `n` with its quarters made on demand, in the smallest pieces.
 fn on_demand(n: u32) -> Join {
     let join = Join::with(n, Quarter::OnDemand, 0).unwrap();

@@ -112,19 +112,19 @@ impl Window {
     }
 }
 
-/// A thread's buffers for the quarter joins: the groups made on demand (`quarter::Made`), the groups
-/// split by the rectangle's last row, and the parts of the column set being joined.
+/// A thread's buffers for the quarter joins: the groups made on demand (`quarter::Made`), the
+/// groups cut at a column of the rectangle's last row, and the parts of the column set being
+/// joined.
 #[derive(Debug, Default)]
 pub struct Buffers {
     /// Groups made on demand, kept for the row set being counted ([`Buffers::new_row_set`]).
     made: Made,
-    /// North placements of the main and level lists made on demand ([`Halves::split_at`]).
+    /// North placements left of a column made on demand ([`Halves::left_of`]).
     top: Vec<u64>,
-    level: Vec<u64>,
     /// The south placements of one column set that avoid `forbid`, moved down.
     south_ok: South,
-    /// The part keys of the north placements of the main and level lists that avoid `forbid`.
-    north_ok: (Vec<u64>, Vec<u64>),
+    /// The part keys of the north placements that avoid `forbid`.
+    north_ok: Vec<u64>,
 }
 
 impl Buffers {
@@ -165,7 +165,7 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 /// moved down by `shift` rows, to `out`, keeping those that avoid `forbid` (odd boards' middle
 /// queens forbid some), in order ([`keep_each`]; four at a time with AVX2, eight with AVX-512);
 /// returns how many it kept. `out` holds a slot for each and [`LANES`] more. An empty group
-/// returns at once: every join of a list with no split passes one for its level part.
+/// (a north group with no queen left of a unit's level column) returns at once.
 #[inline(always)]
 fn keep_part(
     isa: Isa,
@@ -225,7 +225,7 @@ impl South {
 }
 
 /// The instructions the quarter joins and the keeping loops run with: chosen once per fill of
-/// halves ([`Halves::fill_lists`]), or per list kept ([`keep_clear`]).
+/// halves ([`Halves::fill`]), or per list kept ([`keep_clear`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Isa {
     /// Neither: the plain loops.
@@ -255,9 +255,9 @@ impl Isa {
 /// South placements the AVX2 join takes at once (and slots it may write past the last kept).
 const LANES: usize = 4;
 
-/// A method that calls [`Halves::fill_lists_with`] with `$isa`, compiled with the instructions
+/// A method that calls [`Halves::fill_with`] with `$isa`, compiled with the instructions
 /// `$features`: one for each instruction set the quarter joins have.
-macro_rules! fill_lists_for {
+macro_rules! fill_for {
     ($name:ident, $features:literal, $isa:expr) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
@@ -265,11 +265,11 @@ macro_rules! fill_lists_for {
             &mut self,
             q: &Quarters,
             window: Window,
-            lists: (&mut Vec<u64>, &mut Vec<u64>),
+            out: &mut Vec<u64>,
             limit: usize,
             buffers: &mut Buffers,
         ) -> bool {
-            self.fill_lists_with($isa, q, window, lists, limit, buffers)
+            self.fill_with($isa, q, window, out, limit, buffers)
         }
     };
 }
@@ -281,9 +281,9 @@ pub struct Halves {
     rows: u32,
     forbid: u64,
     side: Side,
-    /// The column of the queen in the north rectangle's last row that splits the halves
-    /// ([`Halves::split_at`]), if any.
-    split: Option<u32>,
+    /// The column of the queen in the north rectangle's last row that the halves' queen there
+    /// stands left of ([`Halves::left_of`]), if any.
+    before: Option<u32>,
     /// North queens (and columns they use).
     k: u32,
     /// The next north column set to join, or none when every one has been.
@@ -302,23 +302,25 @@ impl Halves {
             rows,
             forbid,
             side,
-            split: None,
+            before: None,
             k,
             next: possible.then_some((1u64 << k) - 1),
         }
     }
 
-    /// These halves in two lists by the column of their queen in the last row of the north
-    /// rectangle (row n - h - 1, the middle row of an odd board; columns of the east view): left
-    /// of column `t` to the main list, in it to the level list ([`Halves::fill_apart`]), right of
-    /// it to neither; all to the main list when the rows do not hold that row.
-    pub fn split_at(self, t: Option<u32>) -> Halves {
-        Halves { split: t, ..self }
+    /// Those of these halves whose queen in the last row of the north rectangle (row n - h - 1,
+    /// the middle row of an odd board; columns of the east view) stands left of column `t`; all
+    /// of them when `t` is none or the rows do not hold that row.
+    pub fn left_of(self, t: Option<u32>) -> Halves {
+        Halves { before: t, ..self }
     }
 
     /// Appends the keys of the halves still to come to `out` until it holds at least `limit` keys
     /// or none is left; returns whether some are left. It stops only between column sets, so
     /// `out` may pass `limit` by one column set's halves.
+    ///
+    /// The instructions the joins run with are chosen once here, so that their loops are
+    /// compiled into one function with them, their set-up out of the loop over column sets.
     pub fn fill(
         &mut self,
         q: &Quarters,
@@ -327,63 +329,36 @@ impl Halves {
         limit: usize,
         buffers: &mut Buffers,
     ) -> bool {
-        self.fill_lists(q, window, (out, &mut Vec::new()), limit, buffers)
-    }
-
-    /// [`Halves::fill`] of the main list `out` and the level list `level` together
-    /// ([`Halves::split_at`]), until the two hold at least `limit` keys.
-    pub fn fill_apart(
-        &mut self,
-        q: &Quarters,
-        window: Window,
-        (out, level): (&mut Vec<u64>, &mut Vec<u64>),
-        limit: usize,
-        buffers: &mut Buffers,
-    ) -> bool {
-        self.fill_lists(q, window, (out, level), limit, buffers)
-    }
-
-    /// [`Halves::fill_apart`] with the instructions this CPU has: chosen once here, so that the
-    /// joins' loops are compiled into one function with them, their set-up out of the loop
-    /// over column sets.
-    fn fill_lists(
-        &mut self,
-        q: &Quarters,
-        window: Window,
-        lists: (&mut Vec<u64>, &mut Vec<u64>),
-        limit: usize,
-        buffers: &mut Buffers,
-    ) -> bool {
         match Isa::of_this_cpu() {
             // SAFETY: the CPU has AVX-512 F, AVX2 and popcnt.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { self.fill_lists_avx512(q, window, lists, limit, buffers) },
+            Isa::Avx512 => unsafe { self.fill_avx512(q, window, out, limit, buffers) },
             // SAFETY: the CPU has AVX2 and popcnt.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { self.fill_lists_avx2(q, window, lists, limit, buffers) },
-            _ => self.fill_lists_with(Isa::Plain, q, window, lists, limit, buffers),
+            Isa::Avx2 => unsafe { self.fill_avx2(q, window, out, limit, buffers) },
+            _ => self.fill_with(Isa::Plain, q, window, out, limit, buffers),
         }
     }
 
-    fill_lists_for!(fill_lists_avx512, "avx512f,avx2,popcnt", Isa::Avx512);
-    fill_lists_for!(fill_lists_avx2, "avx2,popcnt", Isa::Avx2);
+    fill_for!(fill_avx512, "avx512f,avx2,popcnt", Isa::Avx512);
+    fill_for!(fill_avx2, "avx2,popcnt", Isa::Avx2);
 
-    /// [`Halves::fill_lists`] with the instructions `isa` (inlined into each of the above).
+    /// [`Halves::fill`] with the instructions `isa` (inlined into each of the above).
     #[inline(always)]
-    fn fill_lists_with(
+    fn fill_with(
         &mut self,
         isa: Isa,
         q: &Quarters,
         window: Window,
-        (out, level): (&mut Vec<u64>, &mut Vec<u64>),
+        out: &mut Vec<u64>,
         limit: usize,
         buffers: &mut Buffers,
     ) -> bool {
         let h = window.width.div_ceil(2);
         while let Some(cols) = self.next {
             self.next = next_subset(cols, self.k, h);
-            join(isa, q, window, self, cols as u32, (out, level), buffers);
-            if out.len() + level.len() >= limit {
+            join(isa, q, window, self, cols as u32, out, buffers);
+            if out.len() >= limit {
                 break;
             }
         }
@@ -393,8 +368,7 @@ impl Halves {
 
 /// The quarter join of one north column set `cols`: every north placement on the north rows of
 /// `halves` with the columns `cols` and every south one with the other columns, when no
-/// diagonal is used by both, to `out` (or, by the column of its queen in the rectangle's last
-/// row, to `level`: [`Halves::split_at`]).
+/// diagonal is used by both, to `out`.
 #[inline(always)]
 fn join(
     isa: Isa,
@@ -402,21 +376,17 @@ fn join(
     window: Window,
     halves: &Halves,
     cols: u32,
-    (out, level): (&mut Vec<u64>, &mut Vec<u64>),
+    out: &mut Vec<u64>,
     buffers: &mut Buffers,
 ) {
-    if let Some((main, level_north, south)) = groups(isa, q, window, halves, cols, buffers) {
-        for (north, out) in [(main, out), (level_north, level)] {
-            if !north.keys.is_empty() {
-                write(&north, south, out, |n, s, k| candidates(isa, n, s, k));
-            }
-        }
+    if let Some((north, south)) = groups(isa, q, window, halves, cols, buffers) {
+        write(&north, south, out, |n, s, k| candidates(isa, n, s, k));
     }
 }
 
-/// The north placements of the quarter join of column set `cols` (those of the main list and
-/// those of the level list) and the south ones (moved down and padded) that avoid `forbid`;
-/// none when either side is empty.
+/// The north placements of the quarter join of column set `cols` (left of the column of
+/// [`Halves::left_of`]) and the south ones (moved down and padded) that avoid `forbid`; none
+/// when either side is empty.
 #[inline(always)]
 fn groups<'a>(
     isa: Isa,
@@ -425,27 +395,23 @@ fn groups<'a>(
     halves: &Halves,
     cols: u32,
     buffers: &'a mut Buffers,
-) -> Option<(North<'a>, North<'a>, &'a South)> {
+) -> Option<(North<'a>, &'a South)> {
     let r = q.rows();
     let (north, south) = (halves.rows & ((1 << r) - 1), halves.rows >> r);
     let all_cols = (1u32 << window.width.div_ceil(2)) - 1;
     let (forbid, side) = (halves.forbid, halves.side);
     let Buffers {
         made,
-        level: level_buffer,
         top,
         south_ok,
-        north_ok: (main_ok, level_ok),
+        north_ok,
     } = buffers;
-    let (main, level) = match halves.split {
-        Some(t) if north & 1 << (r - 1) != 0 => {
-            q.groups_ending_at((north, cols), t, made, (top, level_buffer))
-        }
-        _ => (q.group(north, cols, made), &[][..]),
+    let group = match halves.before {
+        Some(t) if north & 1 << (r - 1) != 0 => q.group_left_of((north, cols), t, made, top),
+        _ => q.group(north, cols, made),
     };
-    let main = North::avoiding(isa, q, window, side, forbid, main, main_ok);
-    let level = North::avoiding(isa, q, window, side, forbid, level, level_ok);
-    if main.keys.is_empty() && level.keys.is_empty() {
+    let north = North::avoiding(isa, q, window, side, forbid, group, north_ok);
+    if north.keys.is_empty() {
         return None;
     }
     let placements = q.group(south, all_cols ^ cols, made);
@@ -453,7 +419,7 @@ fn groups<'a>(
     if south_ok.len == 0 {
         return None;
     }
-    Some((main, level, south_ok))
+    Some((north, south_ok))
 }
 
 /// Appends the candidates that fit to `out` with `candidates`, which has room for all of them
@@ -1006,11 +972,11 @@ mod tests {
         }
     }
 
-    /// The halves split at a column of the middle row's queen are the halves whose queen there
-    /// stands left of the column (main list) and in it (level list), with the quarters in a
-    /// table (sorted by that column) and made on demand, in pieces.
+    /// The halves left of a column of the middle row are the halves whose queen there stands
+    /// left of the column, with the quarters in a table (sorted by that column) and made on
+    /// demand, in pieces.
     #[test]
-    fn halves_split_at_a_column_of_the_middle_row() {
+    fn halves_left_of_a_column_of_the_middle_row() {
         for n in [7u32, 9, 11] {
             let (h, w) = (n / 2, Window::new(n));
             let table = Quarters::build(n).unwrap();
@@ -1024,23 +990,18 @@ mod tests {
                     plain.push((c, w.key(Side::West, d1, d2)))
                 });
                 for t in 0..=h {
-                    let want = |keep: &dyn Fn(u32) -> bool| {
-                        let mut keys: Vec<u64> =
-                            plain.iter().filter(|p| keep(p.0)).map(|p| p.1).collect();
-                        keys.sort_unstable();
-                        keys
-                    };
-                    let (below, at) = (want(&|c| c < t), want(&|c| c == t));
+                    let mut below: Vec<u64> =
+                        plain.iter().filter(|p| p.0 < t).map(|p| p.1).collect();
+                    below.sort_unstable();
                     for q in [&table, &Quarters::on_demand(n)] {
                         let mut halves =
-                            Halves::new(q.rows(), h, rows, 0, Side::West).split_at(Some(t));
-                        let (mut main, mut level) = (Vec::new(), Vec::new());
+                            Halves::new(q.rows(), h, rows, 0, Side::West).left_of(Some(t));
+                        let mut got = Vec::new();
                         let mut buffers = Buffers::default();
-                        while halves.fill_apart(q, w, (&mut main, &mut level), 3, &mut buffers) {}
-                        main.sort_unstable();
-                        level.sort_unstable();
+                        while halves.fill(q, w, &mut got, 3, &mut buffers) {}
+                        got.sort_unstable();
                         let at_t = format!("n = {n}, rows {rows:b}, t = {t}, {:?}", q.store());
-                        assert_eq!((&main, &level), (&below, &at), "{at_t}");
+                        assert_eq!(got, below, "{at_t}");
                     }
                 }
             });
@@ -1074,7 +1035,7 @@ mod tests {
                     let halves = Halves::new(q.rows(), h, rows, forbid, side);
                     let mut buffers = Buffers::default();
                     for_each_subset(h, halves.k, |cols| {
-                        let Some((north, _, south)) =
+                        let Some((north, south)) =
                             groups(Isa::of_this_cpu(), &q, w, &halves, cols, &mut buffers)
                         else {
                             return;

@@ -265,18 +265,17 @@ impl Join {
     }
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
-    /// `found` with a weight and the solutions of each group of them ([`groups`]), each group
-    /// once for its main lists and once for its level lists ([`units::level_column`]). The east halves
-    /// are made once for all of them, in pieces of [`Join::piece`] keys; the west halves of each
-    /// unit once per east piece; each east piece against each west piece by `count`.
+    /// `found` with a weight and the solutions of each group of them ([`groups`]). The east
+    /// halves are made once for all of them, in pieces of [`Join::piece`] keys; the west halves
+    /// of each unit (those left of its level column, [`units::level_column`]) once per east
+    /// piece; each east piece against each west piece by `count`.
     ///
-    /// A unit's main list is counted alone with the east halves that avoid its middle queen's
-    /// diagonals; the units of a group, when the east piece's length is in [`JOINT`], in one go:
-    /// every east half against the west halves of all of them, each west key carrying its
-    /// middle queen's two diagonals as bits of its own, so that an east half on one of them
-    /// clashes with it as with any west queen. That tests more pairs, but one count of longer
-    /// lists is sorted by pivots where several short ones were not. The level lists (one column
-    /// of the middle row: short) are always counted in one go, a group's after its main lists.
+    /// A unit is counted alone with the east halves that avoid its middle queen's diagonals;
+    /// the units of a group, when the east piece's length is in [`JOINT`], in one go: every
+    /// east half against the west halves of all of them, each west key carrying its middle
+    /// queen's two diagonals as bits of its own, so that an east half on one of them clashes
+    /// with it as with any west queen. That tests more pairs, but one count of longer lists is
+    /// sorted by pivots where several short ones were not.
     fn count_units(
         &self,
         east: u32,
@@ -293,7 +292,7 @@ impl Join {
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
         let (groups, len) = groups(n, units);
         let groups = &groups[..len];
-        let mut totals = [(0u64, 0u64); 32];
+        let mut totals = [0u64; 32];
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
             b.groups.new_row_set(self.made);
@@ -304,7 +303,6 @@ impl Join {
                 for (&(_, _, group), total) in groups.iter().zip(&mut totals) {
                     let joint = group.count_ones() > 1 && self.joint.contains(&b.all_east.len());
                     let mut rest = group;
-                    b.level.clear();
                     while rest != 0 {
                         let members = if joint {
                             rest
@@ -312,28 +310,21 @@ impl Join {
                             rest & rest.wrapping_neg()
                         };
                         rest &= !members;
-                        let (main, level) =
-                            self.count_members(b, units, members, joint, &mut count);
-                        total.0 += main;
-                        total.1 += level;
+                        *total += self.count_members(b, units, members, joint, &mut count);
                     }
-                    total.1 += count_level(b, window, &mut count);
                 }
                 if !more {
                     break;
                 }
             }
         });
-        for (&(weight, times, _), &(main, level)) in groups.iter().zip(&totals) {
-            found(weight * times, main);
-            found(weight, level);
+        for (&(weight, times, _), &total) in groups.iter().zip(&totals) {
+            found(weight * times, total);
         }
     }
 
-    /// Solutions of the main lists of the `members` of one group (bit i: `units[i]`) with the
-    /// east piece in `b`: one member alone, or (`joint`) all of them in one go
-    /// ([`Join::count_units`]); their level lists are added to `b.level`, and counted (the
-    /// second number) when it is full.
+    /// Solutions of the `members` of one group (bit i: `units[i]`) with the east piece in `b`:
+    /// one member alone, or (`joint`) all of them in one go ([`Join::count_units`]).
     fn count_members(
         &self,
         b: &mut Buffers,
@@ -341,7 +332,7 @@ impl Join {
         mut members: u32,
         joint: bool,
         count: &mut impl PairCounter,
-    ) -> (u64, u64) {
+    ) -> u64 {
         let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
         // Alone: the east halves that avoid the middle queen's diagonals (the first `clear` of
         // `b.east`); in one go, or on even boards, all of them.
@@ -359,22 +350,20 @@ impl Join {
                 let middle = unit.middle.map_or(0, |m| window.middle(u32::from(m)));
                 let halves =
                     Halves::new(q.rows(), h, unit.west(n), forbidden(h, &unit), Side::West)
-                        .split_at(units::level_column(n, &unit));
+                        .left_of(units::level_column(n, &unit));
                 (halves, middle)
             })
         };
-        let (mut main, mut level) = (0, 0);
+        let mut found = 0;
         let mut member = next_member();
         while member.is_some() {
             b.west.clear();
             while let Some((halves, middle)) = &mut member {
-                let (from, level_from) = (b.west.len(), b.level.len());
-                let lists = (&mut b.west, &mut b.level);
-                let more = halves.fill_apart(q, window, lists, self.piece, &mut b.groups);
+                let from = b.west.len();
+                let more = halves.fill(q, window, &mut b.west, self.piece, &mut b.groups);
                 if joint {
                     mark(&mut b.west[from..], *middle);
                 }
-                mark(&mut b.level[level_from..], *middle);
                 if more {
                     break;
                 }
@@ -382,26 +371,11 @@ impl Join {
             }
             let east_keys = clear.map_or(&b.all_east[..], |len| &b.east[..len]);
             if !east_keys.is_empty() && !b.west.is_empty() {
-                main += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
-            }
-            if b.level.len() >= self.piece / 2 {
-                level += count_level(b, window, count);
+                found += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
             }
         }
-        (main, level)
+        found
     }
-}
-
-/// Solutions of the level lists gathered in `b.level` against the whole east piece (their keys
-/// carry their middle queens' diagonals), which it then empties.
-fn count_level(b: &mut Buffers, window: Window, count: &mut impl PairCounter) -> u64 {
-    let found = if b.level.is_empty() || b.all_east.is_empty() {
-        0
-    } else {
-        count(&b.all_east, &b.level, window.key_bits(), &mut b.scratch)
-    };
-    b.level.clear();
-    found
 }
 
 /// Adds a middle queen's diagonals (`middle`, key bits) to each of `keys`.
@@ -418,7 +392,7 @@ fn forbidden(h: u32, unit: &Unit) -> u64 {
 }
 
 /// The units of one row set in groups counted together, each with its weight, the times each
-/// solution of its main lists counts ([`units::level_column`]) and its members (bit i: `units[i]`): the
+/// of its solutions counts ([`units::level_column`]) and its members (bit i: `units[i]`): the
 /// units of one weight and times, in order (for odd n: one per middle row).
 fn groups(n: u32, units: &[Unit]) -> ([(u32, u32, u32); 32], usize) {
     let mut groups = [(0u32, 0u32, 0u32); 32];
@@ -511,10 +485,11 @@ impl Join {
         let prices = self.prices();
         let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
         // The quarter turn keeps the west halves whose queen in the middle row stands in some
-        // of the h columns ([`units::level_column`]): about that share of them.
+        // of the h columns, left of the level column ([`units::level_column`]): about that
+        // share of them.
         let h = self.n / 2;
-        let cols = units::level_column(self.n, unit).map_or(h, |t| t + 1);
-        let share = |x: u128| x * u128::from(cols.max(1)) / u128::from(h.max(1));
+        let cols = units::level_column(self.n, unit).unwrap_or(h);
+        let share = |x: u128| x * u128::from(cols) / u128::from(h.max(1));
         let (east, west) = (price(unit.east), share(price(unit.west(self.n))));
         east + west + east * west / 64
     }
@@ -573,8 +548,6 @@ struct Buffers {
     all_east: Vec<u64>,
     east: Vec<u64>,
     west: Vec<u64>,
-    /// Level lists of a group's units ([`units::level_column`]), with their middle queens' diagonals.
-    level: Vec<u64>,
     scratch: pairs::Scratch,
     groups: half::Buffers,
 }

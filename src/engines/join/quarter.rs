@@ -38,7 +38,7 @@ pub struct Quarters {
     /// The placements, group after group, packed (see the module header).
     packed: Vec<u64>,
     /// For an odd board's table, whose groups on the rectangle's last row are in order of the
-    /// column of their queen there ([`Quarters::groups_ending_at`]): for each such group (the
+    /// column of their queen there ([`Quarters::group_left_of`]): for each such group (the
     /// upper half) and each column c, how many of its placements have that queen in columns
     /// `0..=c`, h counts a group. Empty otherwise.
     ending: Vec<u16>,
@@ -144,7 +144,7 @@ impl Quarters {
             sets.par_iter()
                 .for_each(|&rows| unsafe { q.fill_row_set(rows, &packed) });
         }
-        // Only odd boards split their halves by that row's queen ([`Quarters::groups_ending_at`]).
+        // Only odd boards split their halves by that row's queen ([`Quarters::group_left_of`]).
         if n % 2 == 1 {
             q.count_by_last_column()?;
         }
@@ -335,52 +335,32 @@ impl Quarters {
     }
 
     /// The placements of the group of `row_set` (which holds the rectangle's last row) and
-    /// `col_set` whose queen in the last row stands left of column `t`, and those whose
-    /// queen stands in it. A table's groups are in order of that column, counted by it
-    /// ([`Quarters::ending`]): two runs of one, found at once; on demand they are made, in
-    /// `below` and `at`, from the groups without that row (kept in `made`) and that queen.
-    pub fn groups_ending_at<'a>(
+    /// `col_set` whose queen in the last row stands left of column `t`. A table's groups are in
+    /// order of that column, counted by it ([`Quarters::ending`]): a run of one, found at once;
+    /// on demand they are made in `out`, from the groups without that row (kept in `made`) and
+    /// that queen.
+    pub fn group_left_of<'a>(
         &'a self,
         (row_set, col_set): (u32, u32),
         t: u32,
         made: &'a mut Made,
-        (below, at): (&'a mut Vec<u64>, &'a mut Vec<u64>),
-    ) -> (&'a [u64], &'a [u64]) {
+        out: &'a mut Vec<u64>,
+    ) -> &'a [u64] {
         if self.store == Store::Table && !self.ending.is_empty() {
             let group = self.group(row_set, col_set, made);
-            let upper = self.index(row_set, col_set) - (self.offsets.len() - 1) / 2;
-            let counts = upper * self.cols as usize;
-            // Placements with that queen in columns 0..=c: all of them from the last column on.
-            let ends = |c: u32| {
-                if c < self.cols {
-                    usize::from(self.ending[counts + c as usize])
-                } else {
-                    group.len()
+            return match t.checked_sub(1) {
+                None => &[],
+                Some(c) if c >= self.cols => group,
+                // Placements with that queen in columns 0..=c.
+                Some(c) => {
+                    let upper = self.index(row_set, col_set) - (self.offsets.len() - 1) / 2;
+                    &group[..usize::from(self.ending[upper * self.cols as usize + c as usize])]
                 }
             };
-            let (first, end) = (t.checked_sub(1).map_or(0, ends), ends(t));
-            return (&group[..first], &group[first..end]);
         }
-        let low = (1u32 << t.min(31)) - 1;
-        self.group_ending_in(row_set, col_set, low, made, below);
-        self.group_ending_in(row_set, col_set, 1 << t, made, at);
-        (below, at)
-    }
-
-    /// The placements of the group of `row_set` (which holds the rectangle's last row) and
-    /// `col_set` whose queen in the last row stands in one of the columns `last`, made in `out`
-    /// from the groups without that row (kept in `made` when made on demand) and that queen.
-    fn group_ending_in(
-        &self,
-        row_set: u32,
-        col_set: u32,
-        last: u32,
-        made: &mut Made,
-        out: &mut Vec<u64>,
-    ) {
         let row = self.rows - 1;
         out.clear();
-        let mut cols = col_set & last;
+        let mut cols = col_set & ((1u32 << t.min(31)) - 1);
         while cols != 0 {
             let c = cols.trailing_zeros();
             cols &= cols - 1;
@@ -388,6 +368,7 @@ impl Quarters {
             let rest = self.group(row_set & !(1 << row), col_set & !(1 << c), made);
             out.extend(rest.iter().filter(|&&p| p & queen == 0).map(|&p| p | queen));
         }
+        out
     }
 
     /// The number of the group of `row_set` and `col_set`: `row_set << h | col_set`.

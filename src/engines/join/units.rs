@@ -18,17 +18,19 @@
 //! **The quarter turn** (odd boards). The middle row holds one queen too, in some column c. Let
 //! d_m = |m - h| and d_c = |c - h| be the distances of the two middle queens from the centre.
 //! Both reflections keep d_m and d_c; a quarter turn of the board swaps them, one to one on the
-//! solutions, so as many solutions have d_c > d_m as d_c < d_m, and
+//! solutions, so as many solutions have d_c > d_m as d_c < d_m. None has d_c = d_m but for the
+//! centre's queen (m = c = h): two distinct queens at (m, h) and (h, c) with |m - h| = |c - h|
+//! stand on one diagonal. So
 //!
 //! ```text
-//!   total = 2 · #(d_c > d_m) + #(d_c = d_m)
+//!   total = 2 · #(d_c > d_m) + #(m = c = h)
 //! ```
 //!
-//! A unit therefore counts only its solutions with d_c ≥ d_m, those with d_c > d_m twice
-//! ([`level_column`]). Its middle row is a west row (m ≠ h; for m = h both queens are the centre one
-//! and nothing changes), so this only narrows the west halves it is counted with, to those whose
-//! queen in row h is far enough from the centre: about half of the pairs are never tested
-//! (n = 17: 0.48 times the pairs of the count before the turn, n = 19: 0.52).
+//! A unit therefore counts only its solutions with d_c > d_m, twice ([`level_column`]). Its
+//! middle row is a west row (m ≠ h; for m = h both queens are the centre one and nothing
+//! changes), so this only narrows the west halves it is counted with, to those whose queen in
+//! row h is farther from the centre: about half of the pairs are never tested (n = 17: 0.48
+//! times the pairs of the count before the turn, n = 19: 0.52).
 //!
 //! A *block* is every east row set with the same rows at and below row `low` (the bits of S from
 //! `low` up): its units are counted together, one east row set after another (the units of one
@@ -59,9 +61,10 @@ impl Unit {
 /// How `unit`'s west halves are counted (the quarter turn, see the module header), by the column
 /// of their queen in the middle row n/2 of an odd board, mirrored as the west halves are made
 /// (c ↦ n-1-c: column 0 is the board's last): for a unit whose middle queen is at distance
-/// d = |m - h| ≥ 1 from the centre, its *level column* h - d, where that queen is exactly as far
-/// from the centre. The halves with theirs left of it (farther) count twice, in it once, right
-/// of it not at all. None (even boards, the centre's units): every half counts once.
+/// d = |m - h| ≥ 1 from the centre, its *level column* h - d, where that queen would be exactly
+/// as far from the centre (and on a diagonal of the middle queen: no half of the unit has it
+/// there). The halves with theirs left of it (farther) count twice, right of it not at all.
+/// None (even boards, the centre's units): every half counts once.
 pub fn level_column(n: u32, unit: &Unit) -> Option<u32> {
     let h = n / 2;
     let d = u32::from(unit.middle?).abs_diff(h);
