@@ -822,3 +822,23 @@ proptest! {
         prop_assert!(merged.warnings.is_empty());
     }
 }
+
+/// Shards are dealt out by the engines' prices of their subproblems: a change to a price deals
+/// them out anew, and the shards of the same run written by an earlier build no longer merge
+/// (`merge` refuses them). One shard of an odd board (join engine) as 99bf4fe dealt it.
+#[test]
+fn a_shard_of_an_odd_board_keeps_the_subproblems_earlier_builds_gave_it() {
+    let out = nqueens()
+        .args(["count", "17", "--shard", "3/8", "-j", "2", "-o", "-"])
+        .assert()
+        .success();
+    let p: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (&p["subproblems"], &p["ids_digest"], &p["total"]),
+        (
+            &Value::from(809),
+            &Value::from("fnv1a64:905f7180432cd946"),
+            &Value::from("12099284")
+        )
+    );
+}

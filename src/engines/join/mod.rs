@@ -486,10 +486,12 @@ impl Join {
         let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
         // The quarter turn keeps the west halves whose queen in the middle row stands in some
         // of the h columns, left of the level column ([`units::level_column`]): about that
-        // share of them.
+        // share of them. Priced with the level column too, as when its (always empty) list was
+        // made (until 45ccc8a): shards are dealt out by these prices, and a shard of an odd
+        // board written by an earlier build keeps its subproblems, so it still merges.
         let h = self.n / 2;
-        let cols = units::level_column(self.n, unit).unwrap_or(h);
-        let share = |x: u128| x * u128::from(cols) / u128::from(h.max(1));
+        let cols = units::level_column(self.n, unit).map_or(h, |t| t + 1);
+        let share = |x: u128| x * u128::from(cols.max(1)) / u128::from(h.max(1));
         let (east, west) = (price(unit.east), share(price(unit.west(self.n))));
         east + west + east * west / 64
     }
