@@ -244,8 +244,8 @@ impl Join {
             len += 1;
         });
         let mut total = 0;
-        self.count_units(east, &found[..len], count, |weight, solutions| {
-            total += u64::from(weight) * solutions;
+        self.count_units(east, &found[..len], count, |times, solutions| {
+            total += u64::from(times) * solutions;
         });
         total
     }
@@ -258,14 +258,14 @@ impl Join {
     /// adds to the board's total, over its weight.
     pub fn count_unit(&self, unit: &Unit) -> u64 {
         let mut solutions = 0;
-        self.count_units(unit.east, &[*unit], pairs::count_disjoint, |weight, s| {
-            solutions += u64::from(weight / unit.weight) * s
+        self.count_units(unit.east, &[*unit], pairs::count_disjoint, |times, s| {
+            solutions += u64::from(times / unit.weight) * s
         });
         solutions
     }
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
-    /// `found` with a weight and the solutions of each group of them ([`groups`]). The east
+    /// `found` with the times they count and the solutions of each group of them ([`groups`]). The east
     /// halves are made once for all of them, in pieces of [`Join::piece`] keys; the west halves
     /// of each unit (those left of its level column, [`units::level_column`]) once per east
     /// piece; each east piece against each west piece by `count`.
@@ -300,7 +300,7 @@ impl Join {
             loop {
                 b.all_east.clear();
                 let more = east_halves.fill(q, window, &mut b.all_east, self.piece, &mut b.groups);
-                for (&(_, _, group), total) in groups.iter().zip(&mut totals) {
+                for (&(_, group), total) in groups.iter().zip(&mut totals) {
                     let joint = group.count_ones() > 1 && self.joint.contains(&b.all_east.len());
                     let mut rest = group;
                     while rest != 0 {
@@ -318,8 +318,8 @@ impl Join {
                 }
             }
         });
-        for (&(weight, times, _), &total) in groups.iter().zip(&totals) {
-            found(weight * times, total);
+        for (&(times, _), &total) in groups.iter().zip(&totals) {
+            found(times, total);
         }
     }
 
@@ -391,23 +391,24 @@ fn forbidden(h: u32, unit: &Unit) -> u64 {
     unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h))
 }
 
-/// The units of one row set in groups counted together, each with its weight, the times each
-/// of its solutions counts ([`units::level_column`]) and its members (bit i: `units[i]`): the
-/// units of one weight and times, in order (for odd n: one per middle row).
-fn groups(n: u32, units: &[Unit]) -> ([(u32, u32, u32); 32], usize) {
-    let mut groups = [(0u32, 0u32, 0u32); 32];
+/// The units of one row set in groups counted together, each with the times each of its
+/// solutions counts in the board's total (a unit's weight, twice by the quarter turn where it
+/// has a level column: [`units::level_column`]) and its members (bit i: `units[i]`): the units
+/// that count alike, in order (for odd n: one per middle row).
+fn groups(n: u32, units: &[Unit]) -> ([(u32, u32); 32], usize) {
+    let mut groups = [(0u32, 0u32); 32];
     let mut len = 0;
     for (i, unit) in units.iter().enumerate() {
-        let times = if units::level_column(n, unit).is_some() {
-            2
-        } else {
-            1
-        };
-        let kind = (unit.weight, times);
-        match groups[..len].iter().position(|&(w, t, _)| (w, t) == kind) {
-            Some(g) => groups[g].2 |= 1 << i,
+        let times = unit.weight
+            * if units::level_column(n, unit).is_some() {
+                2
+            } else {
+                1
+            };
+        match groups[..len].iter().position(|&(t, _)| t == times) {
+            Some(g) => groups[g].1 |= 1 << i,
             None => {
-                groups[len] = (kind.0, kind.1, 1 << i);
+                groups[len] = (times, 1 << i);
                 len += 1;
             }
         }

@@ -144,7 +144,7 @@ impl Quarters {
             sets.par_iter()
                 .for_each(|&rows| unsafe { q.fill_row_set(rows, &packed) });
         }
-        // Only odd boards split their halves by that row's queen ([`Quarters::group_left_of`]).
+        // Only odd boards cut their west halves at that row's queen ([`Quarters::group_left_of`]).
         if n % 2 == 1 {
             q.count_by_last_column()?;
         }
