@@ -47,7 +47,7 @@ const BLOCK_PROBES: u32 = 16;
 /// bytes a key, and at most about three a short key for its tables by pattern).
 const BYTES_PER_KEY: u64 = 52;
 
-/// The east lists (or pieces) of odd boards whose units of one weight are counted in one go,
+/// The east lists (or pieces) of odd boards whose units that count alike are counted in one go,
 /// by their length: shorter ones cost more in one go (n = 17: `count 17 -j 1` 0.76 s against
 /// 0.70 s), and n = 21's longer ones, sorted by pivots either way, about the same (a shard of
 /// `count 21` 9.09 s against 8.99 s); n = 19's gain 7 to 8%
@@ -79,7 +79,7 @@ pub struct Join {
     /// Placements of the groups made on demand that a thread keeps for the row set it counts
     /// ([`quarter::Made`]).
     made: usize,
-    /// The east pieces whose units of one weight are counted in one go ([`Join::count_units`]):
+    /// The east pieces whose units that count alike are counted in one go ([`Join::count_units`]):
     /// by their length.
     joint: std::ops::RangeInclusive<usize>,
     /// The candidate halves of every h-row set, by its rank in colexicographic order: made on
