@@ -164,7 +164,7 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 /// Writes the part key ([`Window::part_key`] for `side`) of each of `placements`, its masks
 /// moved down by `shift` rows, to `out`, keeping those that avoid `forbid` (odd boards' middle
 /// queens forbid some), in order ([`keep_each`]; four at a time with AVX2, eight with AVX-512);
-/// returns how many it kept. `out` holds a slot for each and [`LANES`] more. An empty group
+/// returns how many it kept. `out` holds a slot for each and [`SPARE`] more. An empty group
 /// (a north group with no queen left of a unit's level column) returns at once.
 #[inline(always)]
 fn keep_part(
@@ -208,7 +208,7 @@ impl South {
         forbid: u64,
         (window, side): (Window, Side),
     ) {
-        let keys = pairs::slots(&mut self.keys, placements.len() + LANES);
+        let keys = pairs::slots(&mut self.keys, placements.len() + SPARE);
         let len = keep_part(isa, q, (placements, r), forbid, (window, side), keys);
         // Zeros up to a whole number of LANES: LANES of them, a length known when compiled (the
         // `memset` calls of a variable length were 1.7% of n = 19's profile; at n = 17 callgrind
@@ -466,7 +466,7 @@ impl<'a> North<'a> {
         group: &[u64],
         out: &'a mut Vec<u64>,
     ) -> North<'a> {
-        let room = pairs::slots(out, group.len() + LANES);
+        let room = pairs::slots(out, group.len() + SPARE);
         let len = keep_part(isa, q, (group, 0), forbid, (window, side), room);
         North { keys: &room[..len] }
     }
@@ -721,8 +721,8 @@ mod avx2 {
 }
 
 /// [`keep_part`] and [`keep_clear`] eight at a time with AVX-512, as `avx2`'s four at a time,
-/// but for the store: the values kept are compressed to the front of a register and stored
-/// with a mask, so that no slot past the last one kept is written.
+/// but for the store: the values kept are compressed to the front of a register, which is
+/// stored whole at the cursor (up to [`SPARE`] slots past the last one kept are written).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
@@ -732,7 +732,8 @@ mod avx512 {
     /// [`super::keep_each`] eight items at a time: `keep` gives, for eight items side by side
     /// of which those in its second argument exist, the values to store and which to keep.
     /// The last one to seven items are loaded with a mask (what lies beyond is not read).
-    /// Returns how many were kept; `out` has room for `items.len()` slots.
+    /// Returns how many were kept; `out` has room for `items.len()` slots and [`SPARE`] more:
+    /// the kept values are stored as a whole vector (a masked store was slower).
     #[inline]
     #[target_feature(enable = "avx512f,popcnt")]
     fn keep_each(
@@ -740,19 +741,17 @@ mod avx512 {
         out: &mut [u64],
         mut keep: impl FnMut(__m512i, __mmask8) -> (__m512i, __mmask8),
     ) -> usize {
-        assert!(out.len() >= items.len());
+        assert!(out.len() >= items.len() + SPARE);
         let mut len = 0;
         let mut step = |v: __m512i, valid: __mmask8| {
             let (value, kept) = keep(v, valid);
-            let count = kept.count_ones() as usize;
-            let first = ((1u32 << count) - 1) as __mmask8;
-            // SAFETY: len + count is at most the items read so far, so the slots written lie
-            // in `out`; the store needs no alignment.
+            // SAFETY: len is at most the items before these, so slots len..len + 8 lie in
+            // `out`; the store needs no alignment.
             unsafe {
                 let to = out.as_mut_ptr().add(len).cast();
-                _mm512_mask_storeu_epi64(to, first, _mm512_maskz_compress_epi64(kept, value));
+                _mm512_storeu_si512(to, _mm512_maskz_compress_epi64(kept, value));
             }
-            len += count;
+            len += kept.count_ones() as usize;
         };
         let mut chunks = items.chunks_exact(8);
         for chunk in &mut chunks {
@@ -872,7 +871,7 @@ mod avx512 {
 pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -> &'a [u64] {
     // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
     // written, those above it are not part of the answer.
-    let room = pairs::slots(out, keys.len() + LANES);
+    let room = pairs::slots(out, keys.len() + SPARE);
     let len = match Isa::of_this_cpu() {
         // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
         #[cfg(target_arch = "x86_64")]
@@ -1200,7 +1199,7 @@ mod tests {
                             // Each vector loop the CPU has.
                             #[cfg(target_arch = "x86_64")]
                             {
-                                let mut out = vec![0; group.len() + LANES];
+                                let mut out = vec![0; group.len() + SPARE];
                                 let view = (window, side);
                                 if pairs::has_avx2() {
                                     // SAFETY: the CPU has AVX2 and popcnt.
