@@ -255,8 +255,8 @@ impl Isa {
 /// South placements the AVX2 join takes at once (and slots it may write past the last kept).
 const LANES: usize = 4;
 
-/// Slots a candidates loop may write past the last candidate it keeps: the AVX2 one stores whole
-/// vectors of [`LANES`], the AVX-512 one of eight.
+/// Slots a candidates or keeping loop may write past the last item it keeps: the AVX2 loops
+/// store whole vectors of [`LANES`], the AVX-512 ones of eight.
 const SPARE: usize = 8;
 
 /// A method that calls [`Halves::fill_with`] with `$isa`, compiled with the instructions
