@@ -873,17 +873,51 @@ fn and(a: Lanes, b: Lanes) -> Lanes {
     Lanes(std::array::from_fn(|i| a[i] & b[i]))
 }
 
+/// Words in a 256-bit half of a batch.
+const HALF: usize = WORDS / 2;
+
+/// Where a base's keys lie in its batch: every version of the batch count counts a half of the
+/// batch that holds none of them not at all (sorted batches often have one: 41% of the batch ×
+/// short-key steps of `count 19`, 43% of `count 18`'s), and the other one alone, with 256-bit
+/// operations where it has them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Span {
+    /// No key.
+    Empty,
+    /// Keys only in the half that starts at this word (0 or [`HALF`]).
+    Half(usize),
+    /// Keys in both halves.
+    Whole,
+}
+
+impl Lanes {
+    /// Where the keys of `self` lie in the batch.
+    #[inline(always)]
+    fn span(&self) -> Span {
+        let holds = |words: &[u64]| words.iter().any(|&w| w != 0);
+        match (holds(&self[..HALF]), holds(&self[HALF..])) {
+            (false, false) => Span::Empty,
+            (true, false) => Span::Half(0),
+            (false, true) => Span::Half(HALF),
+            (true, true) => Span::Whole,
+        }
+    }
+}
+
+/// The precomputed AND of the batch's "lacks" vectors for chunk `c` of `key`.
+#[inline(always)]
+fn combo(combos: &[Lanes], c: usize, key: u64) -> &Lanes {
+    &combos[c * COMBOS + ((key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1))]
+}
+
 /// Σ over `short` of the keys of `base` (of the batch) disjoint from it, with `CH` chunks per key.
 #[inline(always)]
 fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
-    // A half of the batch that no key of the base is in is not counted (see `avx2`).
-    const HALF: usize = WORDS / 2;
-    let empty = |words: &[u64]| words.iter().all(|&w| w == 0);
-    match (empty(&base[..HALF]), empty(&base[HALF..])) {
-        (true, true) => 0,
-        (false, false) => count_words::<CH, 0, WORDS>(short, combos, base),
-        (true, false) => count_words::<CH, HALF, WORDS>(short, combos, base),
-        (false, true) => count_words::<CH, 0, HALF>(short, combos, base),
+    match base.span() {
+        Span::Empty => 0,
+        Span::Whole => count_words::<CH, 0, WORDS>(short, combos, base),
+        Span::Half(0) => count_words::<CH, 0, HALF>(short, combos, base),
+        Span::Half(_) => count_words::<CH, HALF, WORDS>(short, combos, base),
     }
 }
 
@@ -899,9 +933,9 @@ fn count_words<const CH: usize, const FROM: usize, const TO: usize>(
     for &key in short {
         let mut acc = *base;
         for c in 0..CH {
-            let x = (key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1);
+            let combo = combo(combos, c, key);
             for i in FROM..TO {
-                acc[i] &= combos[c * COMBOS + x][i];
+                acc[i] &= combo[i];
             }
         }
         for i in FROM..TO {
@@ -916,12 +950,10 @@ fn count_words<const CH: usize, const FROM: usize, const TO: usize>(
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Lanes, CHUNK, COMBOS};
+    use super::{combo, Lanes, Span, COMBOS};
 
-    /// [`super::count_batch`], each 512-bit AND one instruction; a base in one 256-bit half of
-    /// the batch is counted with that half alone, as in `avx2`: a Zen 4 runs a 512-bit
-    /// operation as two 256-bit halves (41% of the batch × short-key steps of `count 19` have
-    /// such a base, 43% of `count 18`'s, by a throw-away counter).
+    /// [`super::count_batch`], each 512-bit AND one instruction; a base in one half of the batch
+    /// ([`Span`]) with 256-bit ones (a Zen 4 runs a 512-bit operation as two 256-bit halves).
     #[inline]
     #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512vl,avx2")]
     pub(super) fn count_batch<const CH: usize>(
@@ -929,46 +961,36 @@ mod avx512 {
         combos: &[Lanes],
         base: &Lanes,
     ) -> u64 {
-        let combos = &combos[..CH * super::COMBOS];
+        let combos = &combos[..CH * COMBOS];
         let load = |lanes: &Lanes| {
             // SAFETY: `lanes` is 64 readable bytes; the load needs no alignment.
             unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
         };
-        let combo = |c: usize, key: u64| {
-            &combos[c * COMBOS + ((key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1))]
-        };
-        let base = load(base);
-        let (low, high) = (
-            _mm512_castsi512_si256(base),
-            _mm512_extracti64x4_epi64::<1>(base),
-        );
-        let empty = |v: __m256i| _mm256_testz_si256(v, v) != 0;
-        match (empty(low), empty(high)) {
-            (true, true) => 0,
-            (false, false) => {
+        // SAFETY: words `at..at + 4` of a combination (at ≤ 4) are 32 readable bytes; the load
+        // needs no alignment.
+        let half =
+            |lanes: &Lanes, at: usize| unsafe { _mm256_loadu_si256(lanes.as_ptr().add(at).cast()) };
+        match base.span() {
+            Span::Empty => 0,
+            Span::Whole => {
+                let base = load(base);
                 let mut sums = _mm512_setzero_si512();
                 for &key in short {
                     let mut acc = base;
                     for c in 0..CH {
-                        acc = _mm512_and_si512(acc, load(combo(c, key)));
+                        acc = _mm512_and_si512(acc, load(combo(combos, c, key)));
                     }
                     sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
                 }
                 _mm512_reduce_add_epi64(sums) as u64
             }
-            // One half of the batch has no key to meet: the other half alone, one 256-bit AND
-            // per chunk.
-            (low_empty, _) => {
-                let (base, at) = if low_empty { (high, 4) } else { (low, 0) };
+            Span::Half(at) => {
+                let base = half(base, at);
                 let mut sums = _mm256_setzero_si256();
                 for &key in short {
                     let mut acc = base;
                     for c in 0..CH {
-                        // SAFETY: words `at..at + 4` of a combination (at ≤ 4) are 32 readable
-                        // bytes; the load needs no alignment.
-                        let half =
-                            unsafe { _mm256_loadu_si256(combo(c, key).as_ptr().add(at).cast()) };
-                        acc = _mm256_and_si256(acc, half);
+                        acc = _mm256_and_si256(acc, half(combo(combos, c, key), at));
                     }
                     sums = _mm256_add_epi64(sums, _mm256_popcnt_epi64(acc));
                 }
@@ -987,7 +1009,7 @@ mod avx512 {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Lanes, CHUNK, COMBOS};
+    use super::{combo, Lanes, Span, COMBOS};
 
     /// Keys whose byte counts (at most 16 per byte and key) add up in one byte.
     const KEYS_PER_SUM: usize = 15;
@@ -1018,34 +1040,31 @@ mod avx2 {
             let b = _mm256_shuffle_epi8(nibbles, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
             _mm256_add_epi8(a, b)
         };
-        let base = load(base);
-        let combo = |c: usize, key: u64| {
-            &combos[c * COMBOS + ((key >> (c as u32 * CHUNK)) as usize & (COMBOS - 1))]
-        };
-        let empty = |v: __m256i| _mm256_testz_si256(v, v) != 0;
-        match (empty(base.0), empty(base.1)) {
-            (true, true) => 0,
-            (false, false) => tally(short, |key| {
-                let (mut x, mut y) = base;
-                for c in 0..CH {
-                    let next = load(combo(c, key));
-                    x = _mm256_and_si256(x, next.0);
-                    y = _mm256_and_si256(y, next.1);
-                }
-                _mm256_add_epi8(ones(x), ones(y))
-            }),
-            // One half of the batch has no key to meet (sorted batches often do): the other
-            // half alone, one 256-bit AND per chunk.
-            (low_empty, _) => {
-                let (base, at) = if low_empty { (base.1, 4) } else { (base.0, 0) };
+        // SAFETY: words `at..at + 4` of a combination (at ≤ 4) are 32 readable bytes; the load
+        // needs no alignment.
+        let half =
+            |lanes: &Lanes, at: usize| unsafe { _mm256_loadu_si256(lanes.as_ptr().add(at).cast()) };
+        match base.span() {
+            Span::Empty => 0,
+            Span::Whole => {
+                let base = load(base);
+                tally(short, |key| {
+                    let (mut x, mut y) = base;
+                    for c in 0..CH {
+                        let next = load(combo(combos, c, key));
+                        x = _mm256_and_si256(x, next.0);
+                        y = _mm256_and_si256(y, next.1);
+                    }
+                    _mm256_add_epi8(ones(x), ones(y))
+                })
+            }
+            // One 256-bit AND per chunk.
+            Span::Half(at) => {
+                let base = half(base, at);
                 tally(short, |key| {
                     let mut x = base;
                     for c in 0..CH {
-                        // SAFETY: words `at..at + 4` of a combination (at ≤ 4) are 32 readable
-                        // bytes; the load needs no alignment.
-                        let half =
-                            unsafe { _mm256_loadu_si256(combo(c, key).as_ptr().add(at).cast()) };
-                        x = _mm256_and_si256(x, half);
+                        x = _mm256_and_si256(x, half(combo(combos, c, key), at));
                     }
                     ones(x)
                 })
