@@ -904,6 +904,16 @@ impl Lanes {
     }
 }
 
+/// The 256-bit half of `lanes` that starts at word `at` ([`Span::Half`]).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx")]
+fn half(lanes: &Lanes, at: usize) -> std::arch::x86_64::__m256i {
+    let words = &lanes[at..at + HALF];
+    // SAFETY: `words` is 32 readable bytes; the load needs no alignment.
+    unsafe { std::arch::x86_64::_mm256_loadu_si256(words.as_ptr().cast()) }
+}
+
 /// The precomputed AND of the batch's "lacks" vectors for chunk `c` of `key`.
 #[inline(always)]
 fn combo(combos: &[Lanes], c: usize, key: u64) -> &Lanes {
@@ -950,7 +960,7 @@ fn count_words<const CH: usize, const FROM: usize, const TO: usize>(
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{combo, Lanes, Span, COMBOS};
+    use super::{combo, half, Lanes, Span, COMBOS};
 
     /// [`super::count_batch`], each 512-bit AND one instruction; a base in one half of the batch
     /// ([`Span`]) with 256-bit ones (a Zen 4 runs a 512-bit operation as two 256-bit halves).
@@ -966,10 +976,6 @@ mod avx512 {
             // SAFETY: `lanes` is 64 readable bytes; the load needs no alignment.
             unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
         };
-        // SAFETY: words `at..at + 4` of a combination (at ≤ 4) are 32 readable bytes; the load
-        // needs no alignment.
-        let half =
-            |lanes: &Lanes, at: usize| unsafe { _mm256_loadu_si256(lanes.as_ptr().add(at).cast()) };
         match base.span() {
             Span::Empty => 0,
             Span::Whole => {
@@ -1009,7 +1015,7 @@ mod avx512 {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{combo, Lanes, Span, COMBOS};
+    use super::{combo, half, Lanes, Span, COMBOS};
 
     /// Keys whose byte counts (at most 16 per byte and key) add up in one byte.
     const KEYS_PER_SUM: usize = 15;
@@ -1040,10 +1046,6 @@ mod avx2 {
             let b = _mm256_shuffle_epi8(nibbles, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
             _mm256_add_epi8(a, b)
         };
-        // SAFETY: words `at..at + 4` of a combination (at ≤ 4) are 32 readable bytes; the load
-        // needs no alignment.
-        let half =
-            |lanes: &Lanes, at: usize| unsafe { _mm256_loadu_si256(lanes.as_ptr().add(at).cast()) };
         match base.span() {
             Span::Empty => 0,
             Span::Whole => {
