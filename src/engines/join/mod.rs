@@ -265,10 +265,10 @@ impl Join {
     }
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
-    /// `found` with the times they count and the solutions of each group of them ([`groups`]). The east
-    /// halves are made once for all of them, in pieces of [`Join::piece`] keys; the west halves
-    /// of each unit (those left of its level column, [`units::level_column`]) once per east
-    /// piece; each east piece against each west piece by `count`.
+    /// `found` with the times they count and the solutions of each group of them ([`groups`]).
+    /// The east halves are made once for all of them, in pieces of [`Join::piece`] keys; the
+    /// west halves of each unit (those left of its level column, [`units::level_column`]) once
+    /// per east piece; each east piece against each west piece by `count`.
     ///
     /// A unit is counted alone with the east halves that avoid its middle queen's diagonals;
     /// the units of a group, when the east piece's length is in [`JOINT`], in one go: every

@@ -1309,8 +1309,8 @@ mod tests {
         }
     }
 
-    /// The batch counts (portable, and AVX2 and AVX-512 where the CPU has them) of a base with an empty half,
-    /// with none and with both, against the batch keys counted one by one.
+    /// The batch counts (portable, and AVX2 and AVX-512 where the CPU has them) of a base with
+    /// an empty half, with none and with both, against the batch keys counted one by one.
     #[test]
     fn half_batches_are_counted_as_the_keys_one_by_one() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
