@@ -730,11 +730,24 @@ mod avx512 {
 
     use super::{North, Quarters, Side, Slot, South, Window, SPARE};
 
+    /// Compresses the lanes of `value` that `kept` says to the front of the register and stores
+    /// it whole at `to` (a masked store was slower); returns how many were kept.
+    ///
+    /// # Safety
+    /// Slots `to..to + 8` must be writable.
+    #[inline]
+    #[target_feature(enable = "avx512f,popcnt")]
+    unsafe fn store_kept(to: *mut u64, value: __m512i, kept: __mmask8) -> usize {
+        // SAFETY: as the caller says; the store needs no alignment.
+        unsafe { _mm512_storeu_si512(to.cast(), _mm512_maskz_compress_epi64(kept, value)) };
+        kept.count_ones() as usize
+    }
+
     /// [`super::keep_each`] eight items at a time: `keep` gives, for eight items side by side
     /// of which those in its second argument exist, the values to store and which to keep.
     /// The last one to seven items are loaded with a mask (what lies beyond is not read).
     /// Returns how many were kept; `out` has room for `items.len()` slots and [`SPARE`] more:
-    /// the kept values are stored as a whole vector (a masked store was slower).
+    /// the kept values are stored as a whole vector ([`store_kept`]).
     #[inline]
     #[target_feature(enable = "avx512f,popcnt")]
     fn keep_each(
@@ -747,12 +760,8 @@ mod avx512 {
         let mut step = |v: __m512i, valid: __mmask8| {
             let (value, kept) = keep(v, valid);
             // SAFETY: len is at most the items before these, so slots len..len + 8 lie in
-            // `out`; the store needs no alignment.
-            unsafe {
-                let to = out.as_mut_ptr().add(len).cast();
-                _mm512_storeu_si512(to, _mm512_maskz_compress_epi64(kept, value));
-            }
-            len += kept.count_ones() as usize;
+            // `out`.
+            len += unsafe { store_kept(out.as_mut_ptr().add(len), value, kept) };
         };
         let mut chunks = items.chunks_exact(8);
         for chunk in &mut chunks {
@@ -805,9 +814,8 @@ mod avx512 {
     /// [`super::candidates`] eight placements of the longer side at a time, against each one of
     /// the shorter (a unit's west joins are short on both sides: at n = 19 its quarter joins
     /// take 24% fewer steps than with the south side in eights, its west joins 22.5%): the
-    /// eight candidates made side by side, those that fit compressed to the front of the
-    /// vector, which is stored whole at the cursor (the cursor then moves past those that fit;
-    /// a masked store was slower). The last one to seven are loaded with a mask.
+    /// eight candidates made side by side, those that fit stored at the cursor ([`store_kept`]),
+    /// which then moves past them. The last one to seven are loaded with a mask.
     #[inline]
     #[target_feature(enable = "avx512f,popcnt")]
     pub(super) fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usize {
@@ -831,12 +839,8 @@ mod avx512 {
                 let fits = _mm512_mask_testn_epi64_mask(valid, a, b);
                 let key = _mm512_and_si512(_mm512_or_si512(a, b), shown);
                 // SAFETY: slots len..len + 8 lie in `keys`: at most the row's placements so far
-                // are kept, and the row's check above says; the store needs no alignment.
-                unsafe {
-                    let to = keys.as_mut_ptr().add(len).cast();
-                    _mm512_storeu_si512(to, _mm512_maskz_compress_epi64(fits, key));
-                }
-                fits.count_ones() as usize
+                // are kept, and the row's check above says.
+                unsafe { store_kept(keys.as_mut_ptr().add(len).cast(), key, fits) }
             };
             for i in (0..whole).step_by(8) {
                 // SAFETY: slots i..i + 8 are placements; the load needs no alignment.
