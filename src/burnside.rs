@@ -54,7 +54,7 @@ impl Board {
 /// Rows are filled from the top, each queen with its image `(m-r, m-c)`. The attack sets stay
 /// symmetric under the half turn, so checking a square checks its image too, and the free
 /// squares of a row come out of the sets by shifts, as in the main kernel.
-pub fn half_turn_fixed(n: u32) -> u128 {
+pub(crate) fn half_turn_fixed(n: u32) -> u128 {
     let Some(b) = centre(n) else { return 0 };
     half_turn_fill(n, 0, b.cols, b.sums, b.diffs)
 }
@@ -86,7 +86,7 @@ fn half_turn_fill(n: u32, row: u32, cols: u32, sums: u64, diffs: u64) -> u128 {
 }
 
 /// Solutions of the `n`-board that a quarter turn leaves unchanged (OEIS A033148).
-pub fn quarter_turn_fixed(n: u32) -> u128 {
+pub(crate) fn quarter_turn_fixed(n: u32) -> u128 {
     if n % 4 >= 2 {
         // Queens come in orbits of four, plus the centre for odd n.
         return 0;
@@ -127,7 +127,7 @@ fn centre(n: u32) -> Option<Board> {
 
 /// The number of fundamental solutions, given the total; `None` if the total cannot be right
 /// (Burnside's sum is not a multiple of 8).
-pub fn unique(n: u32, total: u128) -> Option<u128> {
+pub(crate) fn unique(n: u32, total: u128) -> Option<u128> {
     if n == 1 {
         return (total == 1).then_some(1);
     }
@@ -173,5 +173,23 @@ mod tests {
     #[test]
     fn a_wrong_total_is_caught() {
         assert_eq!(unique(8, 93), None);
+    }
+
+    #[test]
+    fn turn_fixed_counts_equal_a_brute_force() {
+        for n in 1..=10usize {
+            let all = crate::reference::solutions(n);
+            let fixed = |k: usize| {
+                all.iter()
+                    .filter(|x| crate::dihedral::images(x)[k] == **x)
+                    .count() as u128
+            };
+            assert_eq!(quarter_turn_fixed(n as u32), fixed(1), "R({n})");
+            assert_eq!(half_turn_fixed(n as u32), fixed(2), "P({n})");
+            // No reflection fixes a solution of n > 1.
+            if n > 1 {
+                assert!((4..8).all(|k| fixed(k) == 0));
+            }
+        }
     }
 }

@@ -10,16 +10,16 @@
 //! about 1%.
 
 use crate::kernel::{board_mask, Partial, RowMasks, Rows};
-use crate::plan::{Plan, Subproblem};
+use crate::plan::Subproblem;
+use crate::rng::SplitMix64;
 
 /// Knuth's estimate of the nodes below `sub`, summed over `probes` random paths that honour the
 /// squares the subproblem allows and end where the kernel's search would (a backtracking
-/// engine's subproblem; [`crate::engines::cost`] prices any).
+/// engine's subproblem; [`crate::Plan::cost`] prices any piece).
 ///
 /// Integer arithmetic and a fixed generator seeded by n and the id: every machine gets the same
 /// answer, which the shard partition (and so its file format) depends on.
-pub(crate) fn tree_size(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
-    let n = plan.n();
+pub(crate) fn tree_size(n: u32, sub: &Subproblem, probes: u32) -> u128 {
     let (start, masks) = sub.start(n);
     walks(
         n,
@@ -68,44 +68,17 @@ pub(crate) fn walks(
     sum
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): written out here because the shard partition, and so
-/// the file format, depends on its exact output, which no dependency upgrade may change.
-pub(crate) struct SplitMix64(pub(crate) u64);
-
-impl SplitMix64 {
-    /// A `k`-element subset of `0..n` (k ≤ n ≤ 32) drawn uniformly (Floyd's algorithm), as a
-    /// mask.
-    pub(crate) fn subset(&mut self, n: u32, k: u32) -> u32 {
-        let mut set = 0u32;
-        for j in n - k..n {
-            let t = (self.next() % u64::from(j + 1)) as u32;
-            set |= if set & (1 << t) == 0 { 1 << t } else { 1 << j };
-        }
-        set
-    }
-
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::Engine;
+    use crate::{Engine, Plan};
 
     /// The largest gap between the estimated and the true share of work over prefixes of the plan.
     #[test]
     fn estimates_track_the_true_cost() {
         let plan = Plan::new(Engine::Mirror, 13, 3).unwrap();
         let truth: Vec<f64> = plan
-            .subproblems()
-            .iter()
-            .map(|s| crate::engines::solve(&plan, s, true).nodes as f64)
+            .pieces()
+            .map(|p| plan.count_piece(p.id, true).nodes as f64)
             .collect();
         let gap = |weights: &[f64]| {
             let (tw, tt): (f64, f64) = (weights.iter().sum(), truth.iter().sum());
@@ -117,13 +90,10 @@ mod tests {
             }
             worst
         };
-        let estimated = gap(&crate::engines::estimate(&plan));
+        let estimated = gap(&plan.costs());
         let counted = gap(&vec![1.0; plan.len()]);
         assert!(estimated < 0.03, "estimate off by {estimated}");
         assert!(estimated < counted / 2.0, "{estimated} vs {counted}");
-        assert_eq!(
-            crate::engines::estimate(&plan),
-            crate::engines::estimate(&plan)
-        );
+        assert_eq!(plan.costs(), plan.costs());
     }
 }

@@ -12,7 +12,7 @@
 /// One of the 8 symmetries of the square: a rotation by a multiple of 90°, optionally followed by
 /// the left-right reflection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Symmetry {
+pub(crate) struct Symmetry {
     /// Clockwise quarter turns, 0 to 3.
     pub quarter_turns: u8,
     /// Then reflect in the vertical axis (column c ↦ n - 1 - c).
@@ -21,7 +21,7 @@ pub struct Symmetry {
 
 impl Symmetry {
     /// The identity first, then the other 7.
-    pub const ALL: [Symmetry; 8] = {
+    pub(crate) const ALL: [Symmetry; 8] = {
         let mut all = [Symmetry {
             quarter_turns: 0,
             reflect: false,
@@ -39,7 +39,7 @@ impl Symmetry {
 
     /// Where the square `(r, c)` of an `n`-board goes.
     #[inline]
-    pub fn map(self, n: usize, r: usize, c: usize) -> (usize, usize) {
+    pub(crate) fn map(self, n: usize, r: usize, c: usize) -> (usize, usize) {
         let m = n - 1;
         let (r, c) = match self.quarter_turns % 4 {
             0 => (r, c),
@@ -56,7 +56,7 @@ impl Symmetry {
 
     /// Writes the image of `cols` into `out[..cols.len()]`.
     #[inline]
-    pub fn apply_into(self, cols: &[u8], out: &mut [u8]) {
+    pub(crate) fn apply_into(self, cols: &[u8], out: &mut [u8]) {
         let n = cols.len();
         for (r, &c) in cols.iter().enumerate() {
             let (r2, c2) = self.map(n, r, usize::from(c));
@@ -65,7 +65,8 @@ impl Symmetry {
     }
 
     /// The image of `cols`.
-    pub fn apply(self, cols: &[u8]) -> Vec<u8> {
+    #[cfg(test)]
+    pub(crate) fn apply(self, cols: &[u8]) -> Vec<u8> {
         let mut out = vec![0; cols.len()];
         self.apply_into(cols, &mut out);
         out
@@ -74,17 +75,19 @@ impl Symmetry {
 
 /// The 8 images of `cols`, in the order of [`Symmetry::ALL`] (the first is `cols` itself).
 /// Symmetric solutions repeat: a solution has 8, 4 or 2 distinct images.
-pub fn images(cols: &[u8]) -> [Vec<u8>; 8] {
+#[cfg(test)]
+pub(crate) fn images(cols: &[u8]) -> [Vec<u8>; 8] {
     Symmetry::ALL.map(|s| s.apply(cols))
 }
 
 /// The lexicographically smallest image of `cols`: the same for every member of its class.
-pub fn canonical(cols: &[u8]) -> Vec<u8> {
+#[cfg(test)]
+pub(crate) fn canonical(cols: &[u8]) -> Vec<u8> {
     images(cols).into_iter().min().expect("8 images")
 }
 
 /// Whether `cols` is the canonical member of its class, without allocating.
-pub fn is_canonical(cols: &[u8]) -> bool {
+pub(crate) fn is_canonical(cols: &[u8]) -> bool {
     let mut image = [0u8; 32];
     let image = &mut image[..cols.len()];
     Symmetry::ALL[1..].iter().all(|s| {

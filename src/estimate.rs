@@ -46,12 +46,13 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::cost::SplitMix64;
-use crate::engines::join::half::{for_each_subset, next_subset};
 use crate::engines::join::pairs::{count_disjoint, count_sample, Sample, Scratch, BATCH};
+use crate::engines::join::subsets::{for_each_subset, next_subset};
 use crate::engines::join::units::{binomial, has_unit};
-use crate::engines::join::Quarter;
-use crate::{Error, Options, Plan};
+use crate::engines::join::{Join, Quarter};
+use crate::rng::SplitMix64;
+use crate::time::thread_cpu_seconds;
+use crate::{Error, Options};
 
 /// The least sample drawn, however long it takes: where a draw takes minutes (n ≥ 29 on two
 /// cores), three of them; the interval then comes from Student's t with two degrees of freedom
@@ -155,16 +156,10 @@ pub fn estimate_watched(
         .build()
         .map_err(|e| Error::Pool(e.to_string()))?;
     let sampling = Instant::now();
-    // Most row sets hold no unit of their own and cost nothing (72% at n = 19 and 21): the
-    // join's draws go to the others only, and the count is their share of the row sets times
+    // Most of the join's row sets hold no unit of their own and cost nothing (72% at n = 19 and
+    // 21): its draws go to the others only, and the count is their share of the row sets times
     // the mean of those draws.
-    let (population, share) = match plan.join_tables() {
-        Some(_) => (
-            binomial(n, n / 2),
-            Some(pool.install(|| unit_share(n, SHARE_PROBES, seed))).filter(|s| s.0 > 0.0),
-        ),
-        None => (plan.len() as u64, None),
-    };
+    let (population, share) = pool.install(|| plan.draw_space(seed));
     let so_far = |draws: &Draws| {
         let k = draws.count as f64;
         let variance = draws.squares / (k - 1.0).max(1.0);
@@ -208,8 +203,7 @@ pub fn estimate_watched(
                 while started.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
                     || sampling.elapsed() < budget
                 {
-                    let (stands_for, pieces, seconds) =
-                        work_on(&plan, population, with_unit, &mut rng);
+                    let (stands_for, pieces, seconds) = plan.draw(population, with_unit, &mut rng);
                     let now = {
                         let mut draws = draws.lock().unwrap_or_else(|e| e.into_inner());
                         draws.add(seconds * stands_for, pieces);
@@ -265,7 +259,7 @@ fn t95(dof: usize) -> f64 {
 /// The share of an `n`-board's row sets that hold a unit of their own, with its variance:
 /// counted exactly (variance 0) where the board has at most `probes` row sets, otherwise among
 /// `probes` drawn uniformly (from the stream `seed`, on the current rayon pool).
-fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
+pub(crate) fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
     let h = n / 2;
     let population = binomial(n, h);
     if population <= u64::from(probes) {
@@ -286,32 +280,23 @@ fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
     (p, p * (1.0 - p) / f64::from(probes.max(1)))
 }
 
-/// Does one draw of `plan`'s work as a run does it, and says what its time is to be multiplied by
-/// to estimate the whole count's (the number of draws like it the count is made of), how many
-/// pieces it timed, and their CPU seconds (with those of the pairs it did not count, of lists
-/// longer than [`SAMPLE_KEYS`]):
-/// - a backtracking plan: one subproblem drawn uniformly;
-/// - the join engine with a table: a row set drawn uniformly and the [`WARM`] after it, untimed,
-///   then the [`RUN`] after those, timed;
-/// - the join engine with quarters made on demand (n ≥ 25, or a small budget): a row set drawn
-///   uniformly (no table, so nothing to gain from the neighbours);
+/// One draw of the join engine's work as a run does it (see the module's notes), with what its
+/// time is to be multiplied by to estimate the whole count's (the number of draws like it the
+/// count is made of), how many row sets it timed, and their CPU seconds (with those of the pairs
+/// it did not count, of lists longer than [`SAMPLE_KEYS`]):
+/// - with a table: a row set drawn uniformly and the [`WARM`] after it, untimed, then the
+///   [`RUN`] after those, timed;
+/// - with quarters made on demand (n ≥ 25, or a small budget): a row set drawn uniformly (no
+///   table, so nothing to gain from the neighbours);
 ///
 /// with the `share` of the join's row sets that hold a unit of their own, of those only.
-fn work_on(
-    plan: &Plan,
+pub(crate) fn draw_row_sets(
+    join: &Join,
     population: u64,
     share: Option<f64>,
     rng: &mut SplitMix64,
 ) -> (f64, u32, f64) {
-    let n = plan.n();
-    let Some(join) = plan.join_tables() else {
-        let before = thread_cpu_seconds();
-        if !plan.is_empty() {
-            let sub = &plan.subproblems()[(rng.next() % population) as usize];
-            std::hint::black_box(crate::engines::solve(plan, sub, false));
-        }
-        return (population as f64, 1, thread_cpu_seconds() - before);
-    };
+    let n = join.n();
     let (h, with_unit) = (n / 2, share.is_some());
     let (run, warm) = match join.quarters() {
         Quarter::Table => (RUN, WARM),
@@ -388,21 +373,6 @@ impl Sampler {
         });
         self.unseen += (thread_cpu_seconds() - counting) * (stride - 1) as f64;
         found
-    }
-}
-
-/// CPU seconds this thread has used.
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant Linux knows.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
-    if ok {
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    } else {
-        0.0
     }
 }
 
@@ -527,7 +497,7 @@ mod tests {
         let plan = crate::plan(n, &options).unwrap();
         let mut rng = SplitMix64(11);
         for _ in 0..20 {
-            let (stands_for, pieces, _) = work_on(&plan, 100, Some(0.25), &mut rng);
+            let (stands_for, pieces, _) = plan.draw(100, Some(0.25), &mut rng);
             assert_eq!((stands_for, pieces), (25.0, 1));
         }
         // The same mean time per row set whether drawn among all or among those with a unit
@@ -537,7 +507,7 @@ mod tests {
             let draws = 3000;
             let sum: f64 = (0..draws)
                 .map(|_| {
-                    let (stands_for, _, seconds) = work_on(&plan, 1, share, rng);
+                    let (stands_for, _, seconds) = plan.draw(1, share, rng);
                     stands_for * seconds
                 })
                 .sum();

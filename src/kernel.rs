@@ -21,7 +21,7 @@
 
 /// Rows placed so far, as the three attack sets seen from the next row to fill.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Partial {
+pub(crate) struct Partial {
     /// The next row to fill; rows `0..row` hold one queen each.
     pub row: u32,
     /// Columns taken.
@@ -34,7 +34,7 @@ pub struct Partial {
 
 impl Partial {
     /// The empty board.
-    pub const EMPTY: Partial = Partial {
+    pub(crate) const EMPTY: Partial = Partial {
         row: 0,
         cols: 0,
         ld: 0,
@@ -43,13 +43,13 @@ impl Partial {
 
     /// Free squares of row `row` on a board of width `n`.
     #[inline(always)]
-    pub fn free(&self, n: u32) -> u32 {
+    pub(crate) fn free(&self, n: u32) -> u32 {
         board_mask(n) & !(self.cols | self.ld | self.rd)
     }
 
     /// The board after a queen is put in column `col` of row `row` (the square must be free).
     #[inline(always)]
-    pub fn place(&self, col: u32) -> Partial {
+    pub(crate) fn place(&self, col: u32) -> Partial {
         let bit = 1u32 << col;
         Partial {
             row: self.row + 1,
@@ -61,7 +61,7 @@ impl Partial {
 
     /// The board with queens in columns `queens[0]`, `queens[1]`, … of rows 0, 1, …, or `None`
     /// when two of them attack each other or a column is off the board.
-    pub fn from_queens(n: u32, queens: &[u8]) -> Option<Partial> {
+    pub(crate) fn from_queens(n: u32, queens: &[u8]) -> Option<Partial> {
         queens.iter().try_fold(Partial::EMPTY, |p, &c| {
             let c = u32::from(c);
             (c < n && p.free(n) & (1 << c) != 0).then(|| p.place(c))
@@ -71,7 +71,7 @@ impl Partial {
 
 /// The `n` low bits set: the columns of the board.
 #[inline(always)]
-pub fn board_mask(n: u32) -> u32 {
+pub(crate) fn board_mask(n: u32) -> u32 {
     debug_assert!((1..=32).contains(&n));
     u32::MAX >> (32 - n)
 }
@@ -90,7 +90,7 @@ pub struct Search {
 /// The mirror engine allows every square; the symmetry engine forbids, row by row, the squares
 /// its pre-placed border queens attack and forces the rows those queens stand in. The search is
 /// compiled once per kind, so the plain board pays nothing for the generality.
-pub trait Rows {
+pub(crate) trait Rows {
     /// The squares of `row` that may hold a queen.
     fn allowed(&self, row: u32) -> u32;
     /// The columns no row after `row` may fill: once the queen of `row` is placed, a free
@@ -101,7 +101,7 @@ pub trait Rows {
 
 /// Every square of every row of an `n`-board.
 #[derive(Debug, Clone, Copy)]
-pub struct AllRows(pub u32);
+pub(crate) struct AllRows(pub u32);
 
 impl Rows for AllRows {
     #[inline(always)]
@@ -116,14 +116,14 @@ impl Rows for AllRows {
 
 /// One mask of allowed squares per row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RowMasks {
+pub(crate) struct RowMasks {
     allowed: [u32; 32],
     stuck: [u32; 32],
 }
 
 impl RowMasks {
     /// The masks of rows 0..32 of an `n`-board (rows past the board allow nothing).
-    pub fn new(n: u32, allowed: [u32; 32]) -> RowMasks {
+    pub(crate) fn new(n: u32, allowed: [u32; 32]) -> RowMasks {
         let mut stuck = [0u32; 32];
         let mut reach = 0;
         for row in (0..32).rev() {
@@ -147,13 +147,14 @@ impl Rows for RowMasks {
 
 /// Counts the completions of `start` on a board of width `n` (1 ≤ n ≤ 32).
 #[inline]
-pub fn count(n: u32, start: Partial) -> u64 {
+#[cfg(test)]
+pub(crate) fn count(n: u32, start: Partial) -> u64 {
     search(n, &AllRows(board_mask(n)), start, false).solutions
 }
 
 /// Counts the completions of `start` using only the squares `rows` allows, and the queens
 /// placed when `count_nodes` is set.
-pub fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: bool) -> Search {
+pub(crate) fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: bool) -> Search {
     if count_nodes {
         dispatch::<R, true>(n, rows, start)
     } else {
@@ -183,7 +184,7 @@ fn has_bmi() -> bool {
 }
 
 /// The instructions the backtrack runs with on this CPU (the choice `dispatch` makes).
-pub fn instructions() -> &'static str {
+pub(crate) fn instructions() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if has_bmi() {
         return "bmi1, bmi2, lzcnt";
@@ -428,5 +429,56 @@ mod tests {
         let s = search(10, &AllRows(board_mask(10)), Partial::EMPTY, true);
         assert_eq!(s.solutions, 724);
         assert!(s.nodes > s.solutions);
+    }
+
+    // The kernel against the textbook solver.
+    use crate::reference;
+    use proptest::prelude::*;
+
+    #[test]
+    fn kernel_agrees_with_the_textbook_solver_for_small_boards() {
+        for n in 1..=10usize {
+            let slow = reference::solutions(n);
+            assert_eq!(
+                count(n as u32, Partial::EMPTY),
+                slow.len() as u64,
+                "n = {n}"
+            );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn kernel_agrees_on_random_prefixes(n in 1usize..=11, prefix in prop::collection::vec(0u8..11, 0..6)) {
+            let prefix: Vec<u8> = prefix.into_iter().take(n).collect();
+            let slow = reference::solutions_from(n, &prefix).len() as u64;
+            let fast = Partial::from_queens(n as u32, &prefix).map_or(0, |p| count(n as u32, p));
+            prop_assert_eq!(fast, slow);
+        }
+
+        /// Wide boards, where the look-ahead's shifts and masks reach the top of the word: a random
+        /// prefix, each queen on a square left free, until seven rows are left or a row has none.
+        #[test]
+        fn kernel_agrees_on_deep_prefixes_of_wide_boards(
+            n in 24usize..=32,
+            picks in prop::collection::vec(any::<u32>(), 32),
+        ) {
+            let (mut prefix, mut board) = (Vec::new(), Partial::EMPTY);
+            for pick in picks.into_iter().take(n - 7) {
+                let mut free = board.free(n as u32);
+                if free == 0 {
+                    break;
+                }
+                for _ in 0..pick % free.count_ones() {
+                    free &= free - 1;
+                }
+                prefix.push(free.trailing_zeros() as u8);
+                board = board.place(free.trailing_zeros());
+            }
+            let slow = reference::solutions_from(n, &prefix).len() as u64;
+            prop_assert_eq!(count(n as u32, board), slow);
+        }
     }
 }

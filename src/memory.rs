@@ -8,7 +8,9 @@
 use std::fs;
 
 /// Bytes this process may still allocate, as far as the system says; `None` when it says
-/// nothing (not Linux, or no limit could be read).
+/// nothing (no limit could be read). The three sources are Linux's (`/proc`, cgroups) and
+/// Unix's (`getrlimit`): elsewhere (Windows) none is read, and on macOS only `ulimit -v`; with
+/// none, the join engine's budget is unbounded unless one is given (`--memory`).
 pub(crate) fn available() -> Option<u64> {
     let cgroup = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
     [
@@ -68,6 +70,7 @@ fn cgroup_room(proc_self_cgroup: &str, read: &dyn Fn(&str) -> Option<String>) ->
 
 /// The address-space limit (`RLIMIT_AS`, `ulimit -v`) less what the process has mapped
 /// (`VmSize` of /proc/self/status).
+#[cfg(unix)]
 fn address_space_room(status: &str) -> Option<u64> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
@@ -81,6 +84,12 @@ fn address_space_room(status: &str) -> Option<u64> {
     }
     let mapped = kib_field(status, "VmSize:").unwrap_or(0);
     Some(limit.rlim_cur.saturating_sub(mapped))
+}
+
+/// No address-space limit is read outside Unix: the budget then rests on the other two.
+#[cfg(not(unix))]
+fn address_space_room(_status: &str) -> Option<u64> {
+    None
 }
 
 #[cfg(test)]

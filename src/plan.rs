@@ -27,24 +27,24 @@ use crate::{Engine, Error};
 /// The deepest split the plan builder accepts.
 pub const MAX_SPLIT_DEPTH: u32 = 10;
 /// The most subproblems one plan may hold (about 400 MiB).
-pub const MAX_SUBPROBLEMS: usize = 1 << 23;
+pub(crate) const MAX_SUBPROBLEMS: usize = 1 << 23;
 /// Auto depth aims at this many subproblems per worker thread at least.
-pub const SUBPROBLEMS_PER_THREAD: usize = 32;
+pub(crate) const SUBPROBLEMS_PER_THREAD: usize = 32;
 
 /// Pre-placed queens one subproblem may hold: a split plus the border.
 const MAX_QUEENS: usize = MAX_SPLIT_DEPTH as usize + 4;
 
 /// A queen on the board: `(row, column)`.
-pub type Queen = (u8, u8);
+pub(crate) type Queen = (u8, u8);
 
 /// One independent piece of the search: pre-placed queens and a weight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Subproblem {
+pub(crate) struct Subproblem {
     /// Position in the plan, from 0.
     pub id: usize,
     /// Solutions of the whole board that each completion of this one stands for.
     pub weight: u32,
-    rule: Rule,
+    pub(crate) rule: Rule,
     len: u8,
     queens: [Queen; MAX_QUEENS],
 }
@@ -52,7 +52,7 @@ pub struct Subproblem {
 /// Squares a subproblem forbids beyond those its queens attack: how the symmetry engine keeps
 /// one solution per class without pre-placing every border queen (see [`crate::engines::symmetry`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Rule {
+pub(crate) enum Rule {
     /// Nothing more.
     #[default]
     Free,
@@ -74,7 +74,7 @@ pub enum Rule {
 
 impl Rule {
     /// The squares of `row` this rule leaves open on an `n`-board.
-    pub fn allowed(self, n: u32, row: u32) -> u32 {
+    pub(crate) fn allowed(self, n: u32, row: u32) -> u32 {
         let all = board_mask(n);
         let m = n - 1;
         match self {
@@ -120,14 +120,14 @@ impl Subproblem {
     }
 
     /// The pre-placed queens as `(row, column)`, by row.
-    pub fn queens(&self) -> &[Queen] {
+    pub(crate) fn queens(&self) -> &[Queen] {
         &self.queens[..usize::from(self.len)]
     }
 
     /// The search this subproblem asks for: the board after its queens of rows 0, 1, … (as far
     /// as they go without a gap), and the squares each later row may use, or `None` when every
     /// pre-placed queen is in that top block (then every square of the later rows is allowed).
-    pub fn start(&self, n: u32) -> (Partial, Option<RowMasks>) {
+    pub(crate) fn start(&self, n: u32) -> (Partial, Option<RowMasks>) {
         let queens = self.queens();
         let top = queens
             .iter()
@@ -152,7 +152,7 @@ impl Subproblem {
 }
 
 /// The squares of `row` that `queens` attack along columns and diagonals.
-pub fn attacks(n: u32, queens: &[Queen], row: u32) -> u32 {
+pub(crate) fn attacks(n: u32, queens: &[Queen], row: u32) -> u32 {
     queens.iter().fold(0, |acc, &(r, c)| {
         let d = row.abs_diff(u32::from(r));
         let c = u32::from(c);
@@ -167,17 +167,43 @@ pub fn attacks(n: u32, queens: &[Queen], row: u32) -> u32 {
     })
 }
 
-/// The subproblems of one board size, in a fixed order.
+/// One piece of a plan, as execution, progress, checkpoints and shards see it: its place in the
+/// plan and the solutions of the whole board that each of its completions stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Position in the plan, from 0.
+    pub id: usize,
+    /// Solutions of the whole board that each completion stands for.
+    pub weight: u32,
+}
+
+/// The independent pieces of one board size's count, in a fixed order.
+///
+/// What the pieces are depends on the engine ([`Pieces`]); everything that tells the engines
+/// apart (counting a piece, pricing it, drawing it for an estimate, the fingerprint) is in
+/// [`crate::engines`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
-    n: u32,
-    engine: Engine,
-    split_depth: u32,
-    subproblems: Vec<Subproblem>,
-    /// The join engine's tables and blocks (its subproblem `i` is block `i`); `None` for others.
-    join: Option<Arc<Join>>,
+    pub(crate) n: u32,
+    pub(crate) pieces: Pieces,
     /// Why the default engine could not be used, when this plan stands in for it.
     fell_back: Option<Error>,
+}
+
+/// What a plan's pieces are, engine by engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Pieces {
+    /// A backtracking engine's subproblems: queens pre-placed, then the kernel's search.
+    Search {
+        /// `mirror` or `symmetry`.
+        engine: Engine,
+        /// Rows pre-placed below the engine's own.
+        split_depth: u32,
+        /// The pieces, ordered by id.
+        subproblems: Vec<Subproblem>,
+    },
+    /// The join engine's blocks of units (piece `i` is block `i`, weight 1), with its tables.
+    Join(Arc<Join>),
 }
 
 impl Plan {
@@ -192,35 +218,23 @@ impl Plan {
         build(&mut builder)?;
         Ok(Plan {
             n,
-            engine,
-            split_depth,
-            subproblems: builder.out,
-            join: None,
+            pieces: Pieces::Search {
+                engine,
+                split_depth,
+                subproblems: builder.out,
+            },
             fell_back: None,
         })
     }
 
-    /// The plan whose subproblems are the blocks of `join`, each of weight 1: a block's count
+    /// The plan whose pieces are the blocks of `join`, each of weight 1: a block's count
     /// already weighs each of its units by its symmetry class.
-    pub(crate) fn of_join(join: Join) -> Result<Plan, Error> {
-        let n = join.n();
-        let subproblems = (0..join.blocks().len())
-            .map(|id| Subproblem {
-                id,
-                weight: 1,
-                rule: Rule::Free,
-                len: 0,
-                queens: [(0, 0); MAX_QUEENS],
-            })
-            .collect();
-        Ok(Plan {
-            n,
-            engine: Engine::Join,
-            split_depth: 0,
-            subproblems,
-            join: Some(Arc::new(join)),
+    pub(crate) fn of_join(join: Join) -> Plan {
+        Plan {
+            n: join.n(),
+            pieces: Pieces::Join(Arc::new(join)),
             fell_back: None,
-        })
+        }
     }
 
     /// This plan, standing in for the default engine's, which refused with `why`.
@@ -237,69 +251,19 @@ impl Plan {
         self.fell_back.as_ref()
     }
 
-    /// The join engine's tables and units, for a join plan.
-    pub fn join_tables(&self) -> Option<&Join> {
-        self.join.as_deref()
-    }
-
     /// Board size.
     pub fn n(&self) -> u32 {
         self.n
     }
 
-    /// The engine whose plan this is.
-    pub fn engine(&self) -> Engine {
-        self.engine
-    }
-
-    /// The split depth the plan was built with.
-    pub fn split_depth(&self) -> u32 {
-        self.split_depth
-    }
-
-    /// The subproblems, ordered by id.
-    pub fn subproblems(&self) -> &[Subproblem] {
-        &self.subproblems
-    }
-
-    /// Number of subproblems.
-    pub fn len(&self) -> usize {
-        self.subproblems.len()
+    /// The pieces, ordered by id.
+    pub fn pieces(&self) -> impl ExactSizeIterator<Item = Piece> + '_ {
+        (0..self.len()).map(|id| self.piece(id))
     }
 
     /// True when the board has no solution (n = 2, 3).
     pub fn is_empty(&self) -> bool {
-        self.subproblems.is_empty()
-    }
-
-    /// The plan's identity: CRC-32 of every subproblem (and, for a join plan, every block), fed
-    /// as explicit little-endian bytes so that it is the same on every machine and with every
-    /// compiler. Checkpoints and shard results carry it, so that nothing from one plan is ever
-    /// mixed into a count of another, however alike their parameters look.
-    pub fn fingerprint(&self) -> u32 {
-        let mut h = crc32fast::Hasher::new();
-        h.update(self.engine.name().as_bytes());
-        h.update(&self.n.to_le_bytes());
-        h.update(&self.split_depth.to_le_bytes());
-        h.update(&(self.subproblems.len() as u64).to_le_bytes());
-        for sub in &self.subproblems {
-            h.update(&(sub.id as u64).to_le_bytes());
-            h.update(&sub.weight.to_le_bytes());
-            let rule = match sub.rule {
-                Rule::Free => [0, 0, 0],
-                Rule::Corner { j } => [1, j, 0],
-                Rule::Far { d, free } => [2, d, free],
-            };
-            h.update(&rule);
-            h.update(&[sub.len]);
-            for &(r, c) in sub.queens() {
-                h.update(&[r, c]);
-            }
-        }
-        for block in self.join.iter().flat_map(|j| j.blocks()) {
-            h.update(&block.to_le_bytes());
-        }
-        h.finalize()
+        self.len() == 0
     }
 }
 

@@ -42,7 +42,7 @@ impl Shard {
         };
         let zero_based = |launcher: Launcher, (rank, size): (i64, i64)| {
             let shard = Shard::checked(rank.saturating_add(1), size).map_err(|_| Error::Rank {
-                launcher,
+                launcher: launcher.name(),
                 rank,
                 size,
             })?;
@@ -140,14 +140,21 @@ pub enum Launcher {
     Srun,
 }
 
-impl fmt::Display for Launcher {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Launcher {
+    /// The launcher's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
             Launcher::SlurmArray => "the Slurm job array",
             Launcher::OpenMpi => "Open MPI",
             Launcher::Pmi => "PMI (MPICH)",
             Launcher::Srun => "srun",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Launcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -18,7 +18,7 @@
 //! let run = ShardRun::new(10, &options, shard).unwrap();
 //! let how = Execution { threads: 2, count_nodes: false };
 //! let done_before = |_: usize| false; // e.g. read from a checkpoint
-//! let outcome = exec::execute(&run.plan, &|s| run.owns(s) && !done_before(s.id), how, &Unobserved)
+//! let outcome = exec::execute(&run.plan, &|p| run.owns(p) && !done_before(p.id), how, &Unobserved)
 //!     .unwrap();
 //! let partial = run.result(outcome.tally, outcome.elapsed, 2).unwrap();
 //! assert_eq!(partial.subproblems, run.partition.ids(shard).len());

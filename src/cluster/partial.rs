@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::partition::{plan, Partition};
 use super::shard::{Error, Shard};
 use crate::exec::{self, Execution, Observer, Tally};
-use crate::plan::{Plan, Subproblem};
+use crate::plan::{Piece, Plan};
 use crate::{Engine, Options};
 
 /// The `format` field of a partial result.
@@ -124,9 +124,9 @@ impl ShardRun {
         })
     }
 
-    /// Whether `sub` is this shard's: the selection for [`exec::execute`].
-    pub fn owns(&self, sub: &Subproblem) -> bool {
-        self.partition.owns(self.shard, sub)
+    /// Whether `piece` is this shard's: the selection for [`exec::execute`].
+    pub fn owns(&self, piece: Piece) -> bool {
+        self.partition.owns(self.shard, piece)
     }
 
     /// The partial result of the shard from the fold of all its subproblems, searched in
@@ -139,7 +139,7 @@ impl ShardRun {
     ) -> Result<PartialResult, crate::Error> {
         let ids = self.partition.ids(self.shard).len();
         if tally.subproblems != ids {
-            return Err(crate::Error::Interrupted(crate::exec::run::Interrupted {
+            return Err(crate::Error::Interrupted(crate::Interrupted {
                 done: tally.subproblems,
                 of: ids,
                 checkpoint: None,

@@ -8,7 +8,7 @@ use std::hash::Hasher;
 use rayon::prelude::*;
 
 use super::shard::Shard;
-use crate::plan::{Plan, Subproblem, SUBPROBLEMS_PER_THREAD};
+use crate::plan::{Piece, Plan, SUBPROBLEMS_PER_THREAD};
 use crate::Options;
 
 /// The plan for K shards aims at this many subproblems per shard at least.
@@ -52,10 +52,10 @@ impl Partition {
         let probes = (PROBES_PER_PLAN / plan.len().max(1))
             .clamp(MIN_PROBES as usize, PROBES as usize) as u32;
         let mut costs: Vec<(u128, usize)> = pool.install(|| {
-            crate::engines::prepare_costs(plan);
-            plan.subproblems()
-                .par_iter()
-                .map(|s| (crate::engines::cost(plan, s, probes), s.id))
+            plan.prepare_costs();
+            (0..plan.len())
+                .into_par_iter()
+                .map(|id| (plan.cost(id, probes), id))
                 .collect()
         });
         costs.sort_unstable_by_key(|&(cost, id)| (Reverse(cost), id));
@@ -80,8 +80,8 @@ impl Partition {
     }
 
     /// Whether `sub` belongs to `shard`: the selection to pass to [`crate::exec::execute`].
-    pub fn owns(&self, shard: Shard, sub: &Subproblem) -> bool {
-        self.owner.get(sub.id) == Some(&(shard.index() - 1))
+    pub fn owns(&self, shard: Shard, piece: Piece) -> bool {
+        self.owner.get(piece.id) == Some(&(shard.index() - 1))
     }
 
     /// The ids of `shard`'s subproblems, ascending.
@@ -128,9 +128,9 @@ mod tests {
         for (n, k) in [(10, 1), (12, 7), (6, 1000)] {
             let plan = plan(n, &options, k).unwrap();
             let partition = Partition::new(&plan, k, 2).unwrap();
-            for sub in plan.subproblems() {
-                let owners = Shard::all(k).filter(|&s| partition.owns(s, sub)).count();
-                assert_eq!(owners, 1, "n = {n}, K = {k}, id = {}", sub.id);
+            for piece in plan.pieces() {
+                let owners = Shard::all(k).filter(|&s| partition.owns(s, piece)).count();
+                assert_eq!(owners, 1, "n = {n}, K = {k}, id = {}", piece.id);
             }
             let sizes: usize = Shard::all(k).map(|s| partition.ids(s).len()).sum();
             assert_eq!(sizes, plan.len());
@@ -192,8 +192,8 @@ mod tests {
     /// The work of each shard, in queens placed by the real search.
     fn work(plan: &Plan, owner: impl Fn(usize) -> usize, k: usize) -> Vec<u64> {
         let mut load = vec![0; k];
-        for sub in plan.subproblems() {
-            load[owner(sub.id)] += crate::engines::solve(plan, sub, true).nodes;
+        for piece in plan.pieces() {
+            load[owner(piece.id)] += plan.count_piece(piece.id, true).nodes;
         }
         load
     }

@@ -2,7 +2,6 @@
 
 use std::fmt;
 
-use super::launcher::Launcher;
 use std::str::FromStr;
 
 /// The most shards one run may be split into.
@@ -127,8 +126,8 @@ pub enum Error {
     /// A rank outside its world.
     #[error("--shard auto: {launcher} says rank {rank} of {size}, which is no shard of 1 to {MAX_SHARDS}")]
     Rank {
-        /// Who said so.
-        launcher: Launcher,
+        /// Who said so (the launcher's name).
+        launcher: &'static str,
         /// The 0-based rank.
         rank: i64,
         /// The number of ranks.

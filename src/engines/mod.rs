@@ -1,5 +1,6 @@
-//! The engines behind one seam: each has its own plan, its own way to count a subproblem, and its
-//! own price for one. This module is the only place that tells them apart.
+//! The engines behind one seam: each has its own plan, its own way to count a piece, its own
+//! price for one and its own way to draw one for an estimate. This module is the only place
+//! that tells them apart: every `match` on a plan's [`Pieces`] is here.
 //!
 //! - [`mirror`]: rows `0..d` pre-placed, the left-right mirror;
 //! - [`symmetry`]: the nearest border queens by class under the 8 symmetries of the square, then
@@ -9,12 +10,15 @@
 //! The first two search with the bitboard backtrack of [`crate::kernel`]; the third has its own
 //! tables and counter.
 
-pub mod join;
-pub mod mirror;
-pub mod symmetry;
+pub(crate) mod join;
+pub(crate) mod mirror;
+pub(crate) mod symmetry;
 
+use crate::estimate;
 use crate::kernel::{self, board_mask, AllRows, Search};
-use crate::plan::{Plan, Subproblem, MAX_SPLIT_DEPTH, SUBPROBLEMS_PER_THREAD};
+use crate::plan::{Piece, Pieces, Plan, Rule, MAX_SPLIT_DEPTH, SUBPROBLEMS_PER_THREAD};
+use crate::rng::SplitMix64;
+use crate::time::thread_cpu_seconds;
 use crate::{Error, Options};
 
 /// A way of searching: each engine has its own plan and kernel, and all give the same counts.
@@ -86,31 +90,10 @@ impl Plan {
 
     /// The join plan of an `n`-board: one subproblem per block of units of [`join::Join`]. No
     /// queens are pre-placed (split depth 0): its subproblems are counted by
-    /// [`crate::engines::solve`] with the plan's tables, not from [`Subproblem::start`].
+    /// the plan's tables, not by a search.
     pub fn join(n: u32) -> Result<Plan, Error> {
-        Plan::of_join(join::Join::new(n)?)
+        Ok(Plan::of_join(join::Join::new(n)?))
     }
-}
-
-/// Makes now, on the caller's rayon pool, what pricing the subproblems of `plan` ([`cost`]) shares
-/// among them (the join engine's price of every row set), rather than on the first call.
-pub fn prepare_costs(plan: &Plan) {
-    if let Some(join) = plan.join_tables() {
-        join.prices();
-    }
-}
-
-/// The estimated cost of every subproblem of `plan`, by id, for progress: [`cost`] with 4 to 64
-/// random paths each, 2^16 for the whole plan.
-///
-/// Deterministic: the random paths of each subproblem are seeded by its id.
-pub fn estimate(plan: &Plan) -> Vec<f64> {
-    const PROBES_PER_PLAN: usize = 1 << 16;
-    let probes = (PROBES_PER_PLAN / plan.len().max(1)).clamp(4, 64) as u32;
-    plan.subproblems()
-        .iter()
-        .map(|sub| cost(plan, sub, probes) as f64 / f64::from(probes))
-        .collect()
 }
 
 /// The plan `count` executes for `n` with `options`: the engine asked for, or the fastest for n;
@@ -153,7 +136,7 @@ pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Resu
 /// cannot be executed.
 pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
     match (options.engine, options.split_depth) {
-        (Some(Engine::Join), Some(0)) => Plan::of_join(join::Join::outline(n)?),
+        (Some(Engine::Join), Some(0)) => Ok(Plan::of_join(join::Join::outline(n)?)),
         _ => choose(n, options),
     }
 }
@@ -165,7 +148,7 @@ fn join_plan(n: u32, options: &Options) -> Result<Plan, Error> {
     let (budget, threads) = (options.memory, options.threads);
     join::Join::admit(n, budget, threads)?;
     on_threads(threads, || {
-        Plan::of_join(join::Join::within(n, budget, threads)?)
+        join::Join::within(n, budget, threads).map(Plan::of_join)
     })?
 }
 
@@ -218,29 +201,193 @@ fn auto(engine: Engine, n: u32, threads: usize, build_threads: usize) -> Result<
     }
 }
 
-/// Counts the completions of one subproblem of `plan`.
-pub fn solve(plan: &Plan, sub: &Subproblem, count_nodes: bool) -> Search {
-    if let Some(join) = plan.join_tables() {
-        let solutions = join.count_block(sub.id);
-        return Search {
-            solutions,
-            nodes: 0,
-        };
+/// Everything that tells the engines' plans apart.
+impl Plan {
+    /// The engine whose plan this is.
+    pub fn engine(&self) -> Engine {
+        match &self.pieces {
+            Pieces::Search { engine, .. } => *engine,
+            Pieces::Join(_) => Engine::Join,
+        }
     }
-    let n = plan.n();
-    match sub.start(n) {
-        (start, None) => kernel::search(n, &AllRows(board_mask(n)), start, count_nodes),
-        (start, Some(rows)) => kernel::search(n, &rows, start, count_nodes),
-    }
-}
 
-/// The price of one subproblem of `plan`, for progress and the shard partition: Knuth's estimate
-/// of its search tree over `probes` random paths (`cost::tree_size`), or, for a join
-/// unit, which has no tree, its own cost model ([`join::Join::cost`]) times `probes`.
-/// Deterministic: the partition, and so the shard files, depend on it.
-pub fn cost(plan: &Plan, sub: &Subproblem, probes: u32) -> u128 {
-    match plan.join_tables() {
-        Some(join) => join.block_cost(sub.id) * u128::from(probes),
-        None => crate::cost::tree_size(plan, sub, probes),
+    /// The split depth the plan was built with (0 for the join engine, which has none).
+    pub fn split_depth(&self) -> u32 {
+        match &self.pieces {
+            Pieces::Search { split_depth, .. } => *split_depth,
+            Pieces::Join(_) => 0,
+        }
+    }
+
+    /// Number of pieces.
+    pub fn len(&self) -> usize {
+        match &self.pieces {
+            Pieces::Search { subproblems, .. } => subproblems.len(),
+            Pieces::Join(join) => join.blocks().len(),
+        }
+    }
+
+    /// Piece `id` (< [`Plan::len`]).
+    pub fn piece(&self, id: usize) -> Piece {
+        let weight = match &self.pieces {
+            Pieces::Search { subproblems, .. } => subproblems[id].weight,
+            Pieces::Join(_) => 1,
+        };
+        Piece { id, weight }
+    }
+
+    /// Counts the completions of piece `id`: a search from its pre-placed queens, or the pairs
+    /// of half-boards of a join block (queens placed are counted by the searches only, and
+    /// only when `count_nodes`; a join reports none).
+    pub fn count_piece(&self, id: usize, count_nodes: bool) -> Search {
+        let n = self.n;
+        match &self.pieces {
+            Pieces::Search { subproblems, .. } => match subproblems[id].start(n) {
+                (start, None) => kernel::search(n, &AllRows(board_mask(n)), start, count_nodes),
+                (start, Some(rows)) => kernel::search(n, &rows, start, count_nodes),
+            },
+            Pieces::Join(join) => Search {
+                solutions: join.count_block(id),
+                nodes: 0,
+            },
+        }
+    }
+
+    /// Whether counting this plan's pieces can count the queens it places (the join engine
+    /// places none one by one).
+    pub fn counts_nodes(&self) -> bool {
+        matches!(self.pieces, Pieces::Search { .. })
+    }
+
+    /// The price of piece `id`, for progress and the shard partition: Knuth's estimate of its
+    /// search tree over `probes` random paths ([`crate::cost::tree_size`]), or, for a join
+    /// block, which has no tree, its own cost model ([`join::Join::block_cost`]) times `probes`.
+    /// Deterministic: the partition, and so the shard files, depend on it.
+    pub(crate) fn cost(&self, id: usize, probes: u32) -> u128 {
+        match &self.pieces {
+            Pieces::Search { subproblems, .. } => {
+                crate::cost::tree_size(self.n, &subproblems[id], probes)
+            }
+            Pieces::Join(join) => join.block_cost(id) * u128::from(probes),
+        }
+    }
+
+    /// Makes now, on the caller's rayon pool, what pricing the pieces ([`Plan::cost`]) shares
+    /// among them (the join engine's price of every row set), rather than on the first call.
+    pub(crate) fn prepare_costs(&self) {
+        if let Pieces::Join(join) = &self.pieces {
+            join.prices();
+        }
+    }
+
+    /// The estimated cost of every piece, by id, for progress: [`Plan::cost`] with 4 to 64
+    /// random paths each, 2^16 for the whole plan. Deterministic: the random paths of each
+    /// piece are seeded by its id.
+    pub fn costs(&self) -> Vec<f64> {
+        const PROBES_PER_PLAN: usize = 1 << 16;
+        let probes = (PROBES_PER_PLAN / self.len().max(1)).clamp(4, 64) as u32;
+        (0..self.len())
+            .map(|id| self.cost(id, probes) as f64 / f64::from(probes))
+            .collect()
+    }
+
+    /// The plan's identity: CRC-32 of every piece (a subproblem's weight, rule and queens; a join
+    /// block's rows), fed as explicit little-endian bytes so that it is the same on every
+    /// machine and with every compiler. Checkpoints and shard results carry it, so that nothing
+    /// from one plan is ever mixed into a count of another, however alike their parameters look.
+    pub fn fingerprint(&self) -> u32 {
+        let mut h = crc32fast::Hasher::new();
+        h.update(self.engine().name().as_bytes());
+        h.update(&self.n.to_le_bytes());
+        h.update(&self.split_depth().to_le_bytes());
+        h.update(&(self.len() as u64).to_le_bytes());
+        let mut piece = |id: usize, weight: u32, rule: Rule, queens: &[(u8, u8)]| {
+            h.update(&(id as u64).to_le_bytes());
+            h.update(&weight.to_le_bytes());
+            let rule = match rule {
+                Rule::Free => [0, 0, 0],
+                Rule::Corner { j } => [1, j, 0],
+                Rule::Far { d, free } => [2, d, free],
+            };
+            h.update(&rule);
+            h.update(&[queens.len() as u8]);
+            for &(r, c) in queens {
+                h.update(&[r, c]);
+            }
+        };
+        match &self.pieces {
+            Pieces::Search { subproblems, .. } => {
+                for sub in subproblems {
+                    piece(sub.id, sub.weight, sub.rule, sub.queens());
+                }
+            }
+            Pieces::Join(join) => {
+                // Each block as the weight-1 piece with no queens it once stood for, then the
+                // blocks' rows: the bytes that checkpoints and shard files already carry.
+                for id in 0..join.blocks().len() {
+                    piece(id, 1, Rule::Free, &[]);
+                }
+                for block in join.blocks() {
+                    h.update(&block.to_le_bytes());
+                }
+            }
+        }
+        h.finalize()
+    }
+
+    /// What an estimate draws among: the number of pieces of work in the count (a backtracking
+    /// plan's subproblems; the join engine's east row sets), and, where the draws are of the
+    /// pieces that cost something only, their share with its variance (the join's row sets
+    /// with a unit of their own, measured from `seed` on the current rayon pool).
+    pub(crate) fn draw_space(&self, seed: u64) -> (u64, Option<(f64, f64)>) {
+        match &self.pieces {
+            Pieces::Search { subproblems, .. } => (subproblems.len() as u64, None),
+            Pieces::Join(_) => (
+                join::units::binomial(self.n, self.n / 2),
+                Some(estimate::unit_share(self.n, estimate::SHARE_PROBES, seed))
+                    .filter(|s| s.0 > 0.0),
+            ),
+        }
+    }
+
+    /// Does one draw of this plan's work as a run does it ([`Plan::draw_space`] says among
+    /// what, `share` the share drawn among), and says what its time is to be multiplied by to
+    /// estimate the whole count's, how many pieces it timed, and their CPU seconds: one
+    /// subproblem drawn uniformly, or the join's row sets ([`estimate::draw_row_sets`]).
+    pub(crate) fn draw(
+        &self,
+        population: u64,
+        share: Option<f64>,
+        rng: &mut SplitMix64,
+    ) -> (f64, u32, f64) {
+        match &self.pieces {
+            Pieces::Search { .. } => {
+                let before = thread_cpu_seconds();
+                if population > 0 {
+                    let id = (rng.next() % population) as usize;
+                    std::hint::black_box(self.count_piece(id, false));
+                }
+                (population as f64, 1, thread_cpu_seconds() - before)
+            }
+            Pieces::Join(join) => estimate::draw_row_sets(join, population, share, rng),
+        }
+    }
+
+    /// The join engine's tables and units, for a join plan.
+    /// The subproblems of a backtracking plan, ordered by id (none for the join engine).
+    #[cfg(test)]
+    pub(crate) fn subproblems(&self) -> &[crate::plan::Subproblem] {
+        match &self.pieces {
+            Pieces::Search { subproblems, .. } => subproblems,
+            Pieces::Join(_) => &[],
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn join_tables(&self) -> Option<&join::Join> {
+        match &self.pieces {
+            Pieces::Join(join) => Some(join),
+            Pieces::Search { .. } => None,
+        }
     }
 }

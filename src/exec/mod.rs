@@ -9,18 +9,17 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::engines::solve;
 use crate::kernel::Search;
-use crate::plan::{Plan, Subproblem};
+use crate::plan::{Piece, Plan};
 use crate::Error;
 
-/// Watches a run: told of every finished subproblem, asked whether to stop.
+/// Watches a run: told of every finished piece, asked whether to stop.
 ///
 /// Progress bars, checkpoints and interruption are observers; the search never knows about them.
 pub trait Observer: Sync {
-    /// A subproblem is done (called from the worker thread that ran it).
-    fn finished(&self, _sub: &Subproblem, _found: &Search) {}
-    /// Polled before each subproblem starts: `true` hands out no more.
+    /// A piece is done (called from the worker thread that ran it).
+    fn finished(&self, _piece: Piece, _found: &Search) {}
+    /// Polled before each piece starts: `true` hands out no more.
     fn should_stop(&self) -> bool {
         false
     }
@@ -43,10 +42,10 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The tally of one finished subproblem.
-    pub fn of(sub: &Subproblem, found: &Search) -> Tally {
+    /// The tally of one finished piece.
+    pub fn of(piece: Piece, found: &Search) -> Tally {
         Tally {
-            total: u128::from(sub.weight) * u128::from(found.solutions),
+            total: u128::from(piece.weight) * u128::from(found.solutions),
             nodes: u128::from(found.nodes),
             subproblems: 1,
         }
@@ -88,7 +87,7 @@ pub struct Execution {
 /// stays whole, so ids mean the same everywhere.
 pub fn execute(
     plan: &Plan,
-    select: &(dyn Fn(&Subproblem) -> bool + Sync),
+    select: &(dyn Fn(Piece) -> bool + Sync),
     how: Execution,
     observer: &dyn Observer,
 ) -> Result<Outcome, Error> {
@@ -99,17 +98,18 @@ pub fn execute(
         .map_err(|e| Error::Pool(e.to_string()))?;
     let start = Instant::now();
     let (tally, complete) = pool.install(|| {
-        plan.subproblems()
-            .par_iter()
+        (0..plan.len())
+            .into_par_iter()
             .with_max_len(1)
-            .filter(|sub| select(sub))
-            .map(|sub| {
+            .map(|id| plan.piece(id))
+            .filter(|&piece| select(piece))
+            .map(|piece| {
                 if observer.should_stop() {
                     return (Tally::default(), false);
                 }
-                let found = solve(plan, sub, how.count_nodes);
-                observer.finished(sub, &found);
-                (Tally::of(sub, &found), true)
+                let found = plan.count_piece(piece.id, how.count_nodes);
+                observer.finished(piece, &found);
+                (Tally::of(piece, &found), true)
             })
             .reduce(
                 || (Tally::default(), true),

@@ -18,59 +18,32 @@
 //! ```
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::exec::checkpoint::{self, Identity, Writer};
 use crate::exec::{self, Execution, Observer, Tally};
 use crate::kernel::Search;
-use crate::plan::{Plan, Subproblem};
-use crate::{Counts, Options};
+use crate::plan::{Piece, Plan};
+use crate::{Counts, Interrupted, Options};
 
 /// A run that did not end with a count.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The plan or the pool failed.
+    /// The plan or the pool failed, or the run was stopped before every subproblem finished
+    /// ([`crate::Error::Interrupted`]).
     #[error(transparent)]
     Count(#[from] crate::Error),
     /// The checkpoint could not be used or written.
     #[error(transparent)]
     Checkpoint(#[from] checkpoint::Error),
-    /// The run was stopped before every subproblem finished.
-    #[error("{0}")]
-    Interrupted(Interrupted),
-}
-
-/// What a stopped run leaves behind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Interrupted {
-    /// Subproblems of the selection finished, including those resumed from the checkpoint.
-    pub done: usize,
-    /// Subproblems in the selection.
-    pub of: usize,
-    /// The checkpoint that holds them, synced; `None` when the run kept none.
-    pub checkpoint: Option<PathBuf>,
-}
-
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the run stopped after {} of {} subproblems",
-            self.done, self.of
-        )?;
-        match &self.checkpoint {
-            Some(path) => write!(f, "; they are saved in {}", path.display()),
-            None => write!(f, "; no checkpoint was kept, so the work is lost"),
-        }
-    }
 }
 
 /// Which subproblems of a plan a run counts, and the name its checkpoint knows that part by.
 pub struct Selection<'a> {
     name: String,
-    pick: Box<dyn Fn(&Subproblem) -> bool + Sync + 'a>,
+    pick: Box<dyn Fn(Piece) -> bool + Sync + 'a>,
 }
 
 impl<'a> Selection<'a> {
@@ -80,16 +53,16 @@ impl<'a> Selection<'a> {
     }
 
     /// The subproblems `pick` keeps; `name` (no spaces) tells this part from the others.
-    pub fn new(name: &str, pick: impl Fn(&Subproblem) -> bool + Sync + 'a) -> Selection<'a> {
+    pub fn new(name: &str, pick: impl Fn(Piece) -> bool + Sync + 'a) -> Selection<'a> {
         Selection {
             name: name.replace(char::is_whitespace, "_"),
             pick: Box::new(pick),
         }
     }
 
-    /// Whether `sub` is part of the selection.
-    pub fn contains(&self, sub: &Subproblem) -> bool {
-        (self.pick)(sub)
+    /// Whether `piece` is part of the selection.
+    pub fn contains(&self, piece: Piece) -> bool {
+        (self.pick)(piece)
     }
 }
 
@@ -147,25 +120,24 @@ impl<'a> Run<'a> {
         self.torn_line
     }
 
-    /// The selected subproblems.
-    pub fn selected(&self) -> impl Iterator<Item = &Subproblem> + '_ {
+    /// The selected pieces.
+    pub fn selected(&self) -> impl Iterator<Item = Piece> + '_ {
         self.plan
-            .subproblems()
-            .iter()
-            .filter(|sub| self.selection.contains(sub))
+            .pieces()
+            .filter(|&piece| self.selection.contains(piece))
     }
 
-    /// The selected subproblems the checkpoint already holds, with what they found.
-    pub fn resumed(&self) -> impl Iterator<Item = (&Subproblem, &Search)> + '_ {
+    /// The selected pieces the checkpoint already holds, with what they found.
+    pub fn resumed(&self) -> impl Iterator<Item = (Piece, &Search)> + '_ {
         self.selected()
-            .filter_map(|sub| self.saved.get(&sub.id).map(|found| (sub, found)))
+            .filter_map(|piece| self.saved.get(&piece.id).map(|found| (piece, found)))
     }
 
     /// Counts the selected subproblems the checkpoint does not hold yet on `threads` threads,
     /// recording each as it finishes, until done or until `stop` is set; then folds them with the
     /// resumed ones. `observer` sees each subproblem counted now.
     ///
-    /// A stopped run returns [`Error::Interrupted`] after its running subproblems finished and
+    /// A stopped run returns [`crate::Error::Interrupted`] after its running subproblems finished and
     /// the checkpoint is synced.
     pub fn execute(
         self,
@@ -190,10 +162,10 @@ impl<'a> Run<'a> {
             threads,
             count_nodes: *count_nodes,
         };
-        let todo = |sub: &Subproblem| selection.contains(sub) && !saved.contains_key(&sub.id);
+        let todo = |piece: Piece| selection.contains(piece) && !saved.contains_key(&piece.id);
         let outcome = exec::execute(plan, &todo, how, &watch)?;
-        let resumed = self.resumed().fold(Tally::default(), |t, (sub, found)| {
-            t.merge(Tally::of(sub, found))
+        let resumed = self.resumed().fold(Tally::default(), |t, (piece, found)| {
+            t.merge(Tally::of(piece, found))
         });
         let tally = resumed.merge(outcome.tally);
         let of = self.selected().count();
@@ -203,11 +175,12 @@ impl<'a> Run<'a> {
             writer.finish()?;
         }
         if !outcome.complete {
-            return Err(Error::Interrupted(Interrupted {
+            return Err(crate::Error::Interrupted(Interrupted {
                 done: tally.subproblems,
                 of,
                 checkpoint,
-            }));
+            })
+            .into());
         }
         Ok(Finished {
             tally,
@@ -218,12 +191,13 @@ impl<'a> Run<'a> {
 }
 
 impl Finished {
-    /// The counts of a run of the whole `plan` on `threads` threads.
+    /// The counts of a run of the whole `plan` on `threads` threads; queens placed when
+    /// `count_nodes` and the engine places them one by one (not the join engine).
     pub fn counts(&self, plan: &Plan, threads: usize, count_nodes: bool) -> Counts {
         Counts::of(
             plan,
             self.tally.total,
-            count_nodes.then_some(self.tally.nodes),
+            (count_nodes && plan.counts_nodes()).then_some(self.tally.nodes),
             threads,
             self.elapsed,
         )
@@ -253,11 +227,11 @@ struct Watch<'a> {
 }
 
 impl Observer for Watch<'_> {
-    fn finished(&self, sub: &Subproblem, found: &Search) {
+    fn finished(&self, piece: Piece, found: &Search) {
         if let Some(writer) = self.writer {
-            writer.record(sub.id, found);
+            writer.record(piece.id, found);
         }
-        self.observer.finished(sub, found);
+        self.observer.finished(piece, found);
     }
 
     fn should_stop(&self) -> bool {
@@ -276,7 +250,7 @@ mod tests {
     struct StopAfter(AtomicUsize, usize);
 
     impl Observer for StopAfter {
-        fn finished(&self, _: &Subproblem, _: &Search) {
+        fn finished(&self, _: Piece, _: &Search) {
             self.0.fetch_add(1, Ordering::SeqCst);
         }
         fn should_stop(&self) -> bool {
@@ -295,7 +269,7 @@ mod tests {
             let run = Run::open(&plan, Selection::all(), true, Some(&path)).unwrap();
             assert_eq!(run.resumed().count(), resumed_before);
             match run.execute(2, &no, &StopAfter(AtomicUsize::new(0), 40)) {
-                Err(Error::Interrupted(i)) => {
+                Err(Error::Count(crate::Error::Interrupted(i))) => {
                     assert!(i.done > resumed_before && i.done < plan.len());
                     assert_eq!(i.checkpoint.as_deref(), Some(path.as_path()));
                     resumed_before = i.done;
@@ -317,8 +291,8 @@ mod tests {
         let path = dir.path().join("ck");
         let plan = Plan::new(crate::Engine::Mirror, 10, 2).unwrap();
         let no = AtomicBool::new(false);
-        let even = || Selection::new("even", |s: &Subproblem| s.id.is_multiple_of(2));
-        let odd = || Selection::new("odd", |s: &Subproblem| s.id % 2 == 1);
+        let even = || Selection::new("even", |p: Piece| p.id.is_multiple_of(2));
+        let odd = || Selection::new("odd", |p: Piece| p.id % 2 == 1);
         let part = |sel: Selection, path: Option<&Path>| {
             let run = Run::open(&plan, sel, false, path).unwrap();
             run.execute(1, &no, &exec::Unobserved).unwrap().tally.total

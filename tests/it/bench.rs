@@ -139,7 +139,8 @@ fn a_wrong_known_value_makes_bench_fail() {
     let dir = scratch("bench-wrong");
     let json = dir.join("b.json");
     let out = short_bench(1)
-        .args(["--test-expected-total", "93", "--export-json"])
+        .env("NQUEENS_TEST_EXPECTED_TOTAL", "93")
+        .args(["--export-json"])
         .arg(&json)
         .assert()
         .code(1);

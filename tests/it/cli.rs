@@ -416,3 +416,30 @@ fn estimates_name_their_seed_and_draw_a_fresh_one_by_default() {
     let (a, b) = (seed_of(&[]), seed_of(&[]));
     assert_ne!(a, b, "two estimates without --seed drew the same seed");
 }
+
+#[test]
+fn completions_and_the_manual_page_are_printed() {
+    for (shell, marker) in [
+        ("bash", "_nqueens()"),
+        ("zsh", "#compdef nqueens"),
+        ("fish", "complete -c nqueens"),
+        ("elvish", "edit:completion:arg-completer[nqueens]"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        nqueens()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(marker).and(predicate::str::contains("estimate")));
+    }
+    nqueens()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".TH nqueens 1").and(predicate::str::contains("count")));
+    nqueens()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("tcsh"));
+}

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::util::nqueens;
 
 /// A run of a second or two on two cores, split finely so that records come early. Spawned to be
-/// stopped, it is held after [`HOLD`] subproblems (`--test-hold-after`) until a signal comes, so
+/// stopped, it is held after [`HOLD`] subproblems (`NQUEENS_TEST_HOLD_AFTER`) until a signal comes, so
 /// the signal finds it mid-run however fast the machine is.
 const LONG: [&str; 8] = [
     "count",
@@ -43,7 +43,7 @@ const HOLD: usize = 20;
 fn spawn_with(args: &[String], vars: &[(&str, &str)]) -> Child {
     Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
-        .args(["--test-hold-after", &HOLD.to_string()])
+        .env("NQUEENS_TEST_HOLD_AFTER", HOLD.to_string())
         .envs(vars.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -91,7 +91,7 @@ fn stderr_of(child: Child) -> String {
 /// Runs the same command again to the end: the count must be the table's.
 fn resume_gives_the_table_count(args: &[String], path: &Path) {
     let saved = records(path);
-    let plan_len = nqueens::plan::Plan::new(nqueens::Engine::Mirror, 16, 4)
+    let plan_len = nqueens::Plan::new(nqueens::Engine::Mirror, 16, 4)
         .unwrap()
         .len();
     assert!(saved > 0 && saved < plan_len, "{saved} of {plan_len} saved");
@@ -421,11 +421,12 @@ fn checkpoint_and_progress_flags_are_checked() {
 fn a_terminal_gets_a_progress_bar() {
     // `script` runs the count on a pseudo-terminal and copies what it shows; stdout goes away, so
     // what is left is stderr, the bar.
-    // The run is held after a few subproblems (`--test-hold-after`), so it is still running when
-    // the bar's first second has passed, however fast the machine; then Ctrl-C stops it.
+    // The run is held after a few subproblems (`NQUEENS_TEST_HOLD_AFTER`), so it is still
+    // running when the bar's first second has passed, however fast the machine; then Ctrl-C
+    // stops it.
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
     let inner = format!(
-        "'{}' count 16 --engine mirror -j 1 --split-depth 4 --test-hold-after {HOLD} > /dev/null & \
+        "NQUEENS_TEST_HOLD_AFTER={HOLD} '{}' count 16 --engine mirror -j 1 --split-depth 4 > /dev/null & \
          pid=$!; sleep 2; kill -INT $pid; wait $pid; test $? -eq 130",
         bin.display()
     );

@@ -4,7 +4,6 @@ mod bench;
 mod cli;
 mod counts;
 mod join;
-mod kernel;
 mod longrun;
 mod parsers;
 mod shard;

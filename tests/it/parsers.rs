@@ -8,7 +8,7 @@ use nqueens::cluster::merge::{self, Input};
 use nqueens::cluster::{self, Shard};
 use nqueens::exec::checkpoint::{Identity, Writer};
 use nqueens::exec::Unobserved;
-use nqueens::kernel::Search;
+use nqueens::Search;
 use nqueens::{known, Engine, Options, Plan};
 use proptest::prelude::*;
 use serde_json::Value;

@@ -42,25 +42,3 @@ fn unique_counts_equal_a_brute_force_over_canonical_forms() {
         }
     }
 }
-
-#[test]
-fn turn_fixed_counts_equal_a_brute_force() {
-    for n in 1..=10usize {
-        let all = reference::solutions(n);
-        let fixed = |k: usize| all.iter().filter(|x| images(x)[k] == **x).count() as u128;
-        assert_eq!(
-            nqueens::burnside::quarter_turn_fixed(n as u32),
-            fixed(1),
-            "R({n})"
-        );
-        assert_eq!(
-            nqueens::burnside::half_turn_fixed(n as u32),
-            fixed(2),
-            "P({n})"
-        );
-        // No reflection fixes a solution of n > 1.
-        if n > 1 {
-            assert!((4..8).all(|k| fixed(k) == 0));
-        }
-    }
-}

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use nqueens::cluster::Shard;
 use nqueens::solve::Format;
-use nqueens::{bench, plan::MAX_SPLIT_DEPTH, Engine, Options, MAX_N};
+use nqueens::{bench, Engine, Options, MAX_N, MAX_SPLIT_DEPTH};
 
 use crate::command::{Command, Watch};
 
@@ -63,6 +63,15 @@ enum CliCommand {
     /// its work, with a 95% confidence interval
     #[command(after_help = EXAMPLES)]
     Estimate(EstimateArgs),
+    /// Print the shell completion script for SHELL (e.g. `nqueens completions bash >
+    /// /etc/bash_completion.d/nqueens`)
+    Completions {
+        /// The shell
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page in roff (e.g. `nqueens man > nqueens.1; man ./nqueens.1`)
+    Man,
 }
 
 #[derive(Debug, Args)]
@@ -158,10 +167,6 @@ struct BenchArgs {
     /// Draw speedup against threads (and the ideal linear speedup) as SVG to FILE
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
-
-    /// Test-only: check every run against this total instead of the published one
-    #[arg(long, value_name = "TOTAL", hide = true)]
-    test_expected_total: Option<u128>,
 }
 
 #[derive(Debug, Args)]
@@ -217,11 +222,6 @@ struct CountArgs {
     /// FILE stand for I and K (-o 'n21-{shard}-of-{shards}.json')
     #[arg(short, long, value_name = "FILE", requires = "shard")]
     output: Option<PathBuf>,
-
-    /// Test-only: after K subproblems, hand out no more until a signal comes, so that a test can
-    /// stop the run at a known point whatever the speed of the machine
-    #[arg(long, value_name = "K", hide = true)]
-    test_hold_after: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -316,6 +316,18 @@ struct SolveArgs {
 pub fn parse() -> Result<Command, clap::Error> {
     let cli = Cli::try_parse()?;
     Ok(match cli.command {
+        CliCommand::Completions { shell } => {
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nqueens", &mut text);
+            Command::Print(text)
+        }
+        CliCommand::Man => {
+            let mut text = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut text)
+                .map_err(|e| Cli::command().error(clap::error::ErrorKind::Io, e))?;
+            Command::Print(text)
+        }
         CliCommand::Count(CountArgs {
             sizes,
             threads,
@@ -327,7 +339,6 @@ pub fn parse() -> Result<Command, clap::Error> {
             checkpoint,
             progress,
             quiet,
-            test_hold_after,
             ..
         }) => {
             let invalid = |message: String| {
@@ -354,7 +365,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                     checkpoint: checkpoint.map(|p| shard_path(p, shard)),
                     progress,
                     quiet,
-                    hold_after: test_hold_after,
+                    hold_after: test_seam("NQUEENS_TEST_HOLD_AFTER"),
                 },
                 options: Options::default()
                     .with_threads(threads.unwrap_or_else(nqueens::default_threads))
@@ -375,7 +386,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                 checkpoint: one_size_only(args.checkpoint, &args.sizes)?,
                 progress: args.progress,
                 quiet: args.quiet,
-                hold_after: args.test_hold_after,
+                hold_after: test_seam("NQUEENS_TEST_HOLD_AFTER"),
             },
             sizes: args.sizes,
             options: Options::default()
@@ -407,7 +418,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                     warmup: args.warmup as usize,
                     runs: args.runs as usize,
                     engine: args.engine.map(Engine::from),
-                    expected_total: args.test_expected_total,
+                    expected_total: test_seam("NQUEENS_TEST_EXPECTED_TOTAL"),
                 },
                 exports,
             }
@@ -632,6 +643,14 @@ fn at_least_one<T: TryFrom<i128>>(
             "'{s}' is not a number of {unit}: expected a whole number, 1 or more"
         )),
     }
+}
+
+/// A setting that only the tests give, through the environment, so that no test hook is an
+/// option of the program: `NQUEENS_TEST_HOLD_AFTER=K` hands out no more subproblems after the
+/// first K until a signal comes (a test stops a run at a known point, whatever the speed of the
+/// machine), `NQUEENS_TEST_EXPECTED_TOTAL=T` holds `bench` to T instead of the published total.
+fn test_seam<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.trim().parse().ok()
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@ use nqueens::{bench, Options};
 /// What the user asked for, in the program's own terms.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
+    /// Write this text to stdout as it is (a completion script, the manual page).
+    Print(Vec<u8>),
     /// Count every solution for each board size in `sizes`.
     Count {
         sizes: RangeInclusive<u32>,

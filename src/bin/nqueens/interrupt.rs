@@ -10,7 +10,6 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
-use nqueens::exec::run;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
@@ -170,7 +169,7 @@ pub struct Stopped {
     /// The signal, if one stopped the run.
     pub signal: Option<Signal>,
     /// What the run saved.
-    pub run: run::Interrupted,
+    pub run: nqueens::Interrupted,
     /// The command that resumes it.
     pub resume: String,
 }

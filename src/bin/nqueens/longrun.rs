@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use nqueens::exec::run::{self, Finished, Run, Selection};
 use nqueens::exec::Observer;
-use nqueens::kernel::Search;
-use nqueens::plan::Subproblem;
-use nqueens::{Counts, Options, Plan};
+use nqueens::{Counts, Options, Piece, Plan, Search};
 
 use crate::command::Watch;
 use crate::error::Error;
@@ -77,11 +75,13 @@ pub fn execute(
             }
             Ok(finished)
         }
-        Err(run::Error::Interrupted(saved)) => Err(Error::Interrupted(Stopped {
-            signal: interrupt.signal(),
-            resume: interrupt.resume_command().to_string(),
-            run: saved,
-        })),
+        Err(run::Error::Count(nqueens::Error::Interrupted(saved))) => {
+            Err(Error::Interrupted(Stopped {
+                signal: interrupt.signal(),
+                resume: interrupt.resume_command().to_string(),
+                run: saved,
+            }))
+        }
         Err(run::Error::Count(e)) => Err(e.into()),
         Err(run::Error::Checkpoint(e)) => Err(e.into()),
     }
@@ -98,8 +98,8 @@ struct Held<'a> {
 }
 
 impl Observer for Held<'_> {
-    fn finished(&self, sub: &Subproblem, found: &Search) {
-        self.inner.finished(sub, found);
+    fn finished(&self, piece: Piece, found: &Search) {
+        self.inner.finished(piece, found);
     }
 
     fn should_stop(&self) -> bool {

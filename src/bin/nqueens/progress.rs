@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::exec::run::Run;
-use nqueens::kernel::Search;
-use nqueens::{Observer, Plan, Subproblem, Tally};
+use nqueens::{Observer, Piece, Plan, Search, Tally};
 
 /// How progress is shown.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -93,13 +92,15 @@ impl Progress {
         let cost = if mode == Mode::Off {
             Vec::new()
         } else {
-            nqueens::engines::estimate(plan)
+            plan.costs()
         };
-        let cost_of = |sub: &Subproblem| cost.get(sub.id).copied().unwrap_or(0.0);
-        let resumed = run.resumed().fold(Done::default(), |d, (sub, found)| Done {
-            cost: d.cost + cost_of(sub),
-            tally: d.tally.merge(Tally::of(sub, found)),
-        });
+        let cost_of = |piece: Piece| cost.get(piece.id).copied().unwrap_or(0.0);
+        let resumed = run
+            .resumed()
+            .fold(Done::default(), |d, (piece, found)| Done {
+                cost: d.cost + cost_of(piece),
+                tally: d.tally.merge(Tally::of(piece, found)),
+            });
         let shared = Arc::new(Shared {
             total_cost: run.selected().map(cost_of).sum(),
             of: run.selected().count(),
@@ -172,11 +173,11 @@ impl Ticker {
 }
 
 impl Observer for Progress {
-    fn finished(&self, sub: &Subproblem, found: &Search) {
-        let cost = self.shared.cost.get(sub.id).copied().unwrap_or(0.0);
+    fn finished(&self, piece: Piece, found: &Search) {
+        let cost = self.shared.cost.get(piece.id).copied().unwrap_or(0.0);
         if let Ok(mut done) = self.shared.done.lock() {
             done.cost += cost;
-            done.tally = done.tally.merge(Tally::of(sub, found));
+            done.tally = done.tally.merge(Tally::of(piece, found));
         }
     }
 }

@@ -17,10 +17,11 @@ use std::mem::MaybeUninit;
 
 use super::pairs;
 use super::quarter::{Made, Quarters};
+use super::subsets::next_subset;
 
 /// Which side of the board a half's key is read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
+pub(crate) enum Side {
     /// Columns `0..h`: "/" window low, "\" window high.
     East,
     /// Columns `n-h..n`, given by its east mirror image: "\" window low, "/" window high.
@@ -29,7 +30,7 @@ pub enum Side {
 
 /// How the diagonal masks of an `n`-board become keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Window {
+pub(crate) struct Window {
     /// First diagonal both halves can reach (n - h).
     start: u32,
     /// Diagonals in the window, per direction (2h - 1).
@@ -41,7 +42,7 @@ pub struct Window {
 
 impl Window {
     /// The window of an `n`-board.
-    pub fn new(n: u32) -> Window {
+    pub(crate) fn new(n: u32) -> Window {
         let h = n / 2;
         Window {
             start: n - h,
@@ -51,7 +52,7 @@ impl Window {
     }
 
     /// Bits in a key: two windows, and on odd boards the two bits of [`Window::middle`].
-    pub fn key_bits(&self) -> u32 {
+    pub(crate) fn key_bits(&self) -> u32 {
         2 * self.width + if self.odd { 2 } else { 0 }
     }
 
@@ -59,7 +60,7 @@ impl Window {
     /// diagonals (both numbered m + h) where they are in the window. For m = 0 and m = n - 1
     /// only the east half reaches its diagonals ("/" h, "\" 3h, just outside the windows): an
     /// east key has a bit of its own for each that it uses, and this is that bit.
-    pub fn middle(&self, m: u32) -> u64 {
+    pub(crate) fn middle(&self, m: u32) -> u64 {
         let d = m + self.width.div_ceil(2);
         match d {
             _ if d + 1 == self.start => 1 << (2 * self.width),
@@ -72,7 +73,8 @@ impl Window {
     /// boards an east key also says whether it uses "/" diagonal h and "\" diagonal 3h
     /// ([`Window::middle`]; no east half reaches the other diagonals of those numbers).
     #[inline(always)]
-    pub fn key(&self, side: Side, d1: u64, d2: u64) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn key(&self, side: Side, d1: u64, d2: u64) -> u64 {
         self.part_key(side, d1, d2) & self.shown(side)
     }
 
@@ -116,7 +118,7 @@ impl Window {
 /// groups cut at a column of the rectangle's last row, and the parts of the column set being
 /// joined.
 #[derive(Debug, Default)]
-pub struct Buffers {
+pub(crate) struct Buffers {
     /// Groups made on demand, kept for the row set being counted ([`Buffers::new_row_set`]).
     made: Made,
     /// North placements left of a column made on demand ([`Halves::left_of`]).
@@ -130,7 +132,7 @@ pub struct Buffers {
 impl Buffers {
     /// Starts a new row set: the groups kept for the last one are forgotten, and at most
     /// `capacity` placements of this one's are kept (`quarter::Made`).
-    pub fn new_row_set(&mut self, capacity: usize) {
+    pub(crate) fn new_row_set(&mut self, capacity: usize) {
         self.made.clear(capacity);
     }
 }
@@ -282,7 +284,7 @@ macro_rules! fill_for {
 /// The east halves on one row set, made a column set of their north part at a time, so that a
 /// list too long for memory is made and counted in pieces.
 #[derive(Debug, Clone, Copy)]
-pub struct Halves {
+pub(crate) struct Halves {
     rows: u32,
     forbid: u64,
     side: Side,
@@ -299,7 +301,7 @@ impl Halves {
     /// The halves on the rows `rows` (bit r: board row r) of a board with `h` east columns and a
     /// north rectangle of `r` rows that use none of the diagonals in `forbid` (same bit in
     /// either direction), read for `side`.
-    pub fn new(r: u32, h: u32, rows: u32, forbid: u64, side: Side) -> Halves {
+    pub(crate) fn new(r: u32, h: u32, rows: u32, forbid: u64, side: Side) -> Halves {
         let north = rows & ((1 << r) - 1);
         let k = north.count_ones();
         let possible = k <= h && (rows >> r).count_ones() + k == h;
@@ -316,7 +318,7 @@ impl Halves {
     /// Those of these halves whose queen in the last row of the north rectangle (row n - h - 1,
     /// the middle row of an odd board; columns of the east view) stands left of column `t`; all
     /// of them when `t` is none or the rows do not hold that row.
-    pub fn left_of(self, t: Option<u32>) -> Halves {
+    pub(crate) fn left_of(self, t: Option<u32>) -> Halves {
         Halves { before: t, ..self }
     }
 
@@ -326,7 +328,7 @@ impl Halves {
     ///
     /// The instructions the joins run with are chosen once here, so that their loops are
     /// compiled into one function with them, their set-up out of the loop over column sets.
-    pub fn fill(
+    pub(crate) fn fill(
         &mut self,
         q: &Quarters,
         window: Window,
@@ -889,30 +891,10 @@ pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -
     &room[..len]
 }
 
-/// The `k`-element subset of `0..bits` after `s` in increasing order (Gosper's hack), if any.
-pub(crate) fn next_subset(s: u64, k: u32, bits: u32) -> Option<u64> {
-    if k == 0 {
-        return None;
-    }
-    let low = s & s.wrapping_neg();
-    let ripple = s + low;
-    // The division of the classic hack by `low`, a power of two, as a shift.
-    let next = ripple | (((s ^ ripple) >> 2) >> low.trailing_zeros());
-    (next < 1u64 << bits).then_some(next)
-}
-
-/// Calls `f` for every `k`-element subset of `0..bits`, as a mask, in increasing order.
-pub fn for_each_subset(bits: u32, k: u32, mut f: impl FnMut(u32)) {
-    let mut s = (k <= bits).then_some((1u64 << k) - 1);
-    while let Some(set) = s {
-        f(set as u32);
-        s = next_subset(set, k, bits);
-    }
-}
-
 /// The diagonal masks of every east half on `rows` of an `n`-board, by plain backtracking over
 /// the rows: the slow, obvious version the quarter join is tested against.
-pub fn direct(n: u32, rows: u32) -> Vec<(u64, u64)> {
+#[cfg(test)]
+pub(crate) fn direct(n: u32, rows: u32) -> Vec<(u64, u64)> {
     let mut out = Vec::new();
     if rows.count_ones() == n / 2 {
         backtrack(n, rows, 0, 0, (0, 0, 0), &mut |(d1, d2, _)| {
@@ -923,6 +905,7 @@ pub fn direct(n: u32, rows: u32) -> Vec<(u64, u64)> {
 }
 
 /// [`direct`]'s halves from row `r` on, with the column of each one's queen in row n/2.
+#[cfg(test)]
 fn backtrack(
     n: u32,
     rows: u32,
@@ -949,6 +932,7 @@ fn backtrack(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::join::subsets::for_each_subset;
 
     /// Appends to `out` the key of every east half on the rows `rows` (bit r: board row r) that uses
     /// none of the diagonals in `forbid` (same bit in either direction), read for `side`.

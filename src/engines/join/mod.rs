@@ -16,10 +16,11 @@
 //! 256 MiB). The halves of one row set are made and counted in pieces of at most
 //! [`Join::piece`] keys, which the budget sets, so no list grows with n either.
 
-pub mod half;
+pub(crate) mod half;
 pub(crate) mod pairs;
 pub(crate) mod quarter;
-pub mod units;
+pub(crate) mod subsets;
+pub(crate) mod units;
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -34,10 +35,10 @@ use crate::Error;
 
 /// The largest board the join engine takes: every board nqueens takes ([`crate::MAX_N`]); its
 /// keys, two windows of 2⌊n/2⌋ - 1 diagonals, fit in 64 bits.
-pub const MAX_JOIN_N: u32 = crate::MAX_N;
+pub(crate) const MAX_JOIN_N: u32 = crate::MAX_N;
 
 /// The largest board whose quarters may be held in a table (4.8 GiB at n = 24).
-pub const MAX_TABLE_N: u32 = 24;
+pub(crate) const MAX_TABLE_N: u32 = 24;
 
 /// Row sets drawn to price a block when the quarters' sizes are not known.
 const BLOCK_PROBES: u32 = 16;
@@ -65,10 +66,10 @@ const MIN_PIECE: usize = 1 << 14;
 
 /// The least memory the join engine runs in, per worker thread, beside any table: pieces of
 /// `MIN_PIECE` keys and the counter's work space.
-pub const MIN_BYTES_PER_THREAD: u64 = 1 << 20;
+pub(crate) const MIN_BYTES_PER_THREAD: u64 = 1 << 20;
 
 /// Everything the join engine needs to count any unit of one board size.
-pub struct Join {
+pub(crate) struct Join {
     n: u32,
     window: Window,
     quarters: Quarters,
@@ -89,7 +90,7 @@ pub struct Join {
 
 /// How the join engine of one board keeps its quarters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Quarter {
+pub(crate) enum Quarter {
     /// In a table, built at the start.
     Table,
     /// Made on demand, group by group, within the budget.
@@ -98,7 +99,7 @@ pub enum Quarter {
 
 impl Join {
     /// The join engine of an `n`-board with the default budget, for one thread.
-    pub fn new(n: u32) -> Result<Join, Error> {
+    pub(crate) fn new(n: u32) -> Result<Join, Error> {
         Join::within(n, None, 1)
     }
 
@@ -106,7 +107,7 @@ impl Join {
     /// (`None`: half of the memory this process may take, [`default_budget`]): its quarters in a
     /// table when the table fits in half of the budget, made on demand otherwise. Refused when
     /// the budget cannot hold even the smallest pieces; asked before anything is allocated.
-    pub fn within(n: u32, budget: Option<u64>, threads: usize) -> Result<Join, Error> {
+    pub(crate) fn within(n: u32, budget: Option<u64>, threads: usize) -> Result<Join, Error> {
         let how = Join::admit(n, budget, threads)?;
         let table = if how == Quarter::Table {
             Quarters::size(n).1
@@ -134,7 +135,7 @@ impl Join {
     /// counts, whatever memory this process may take: for tests and measurements;
     /// [`Join::within`] chooses all three from a budget. Its only error is an
     /// allocation that failed.
-    pub fn with(n: u32, how: Quarter, piece: usize) -> Result<Join, Error> {
+    pub(crate) fn with(n: u32, how: Quarter, piece: usize) -> Result<Join, Error> {
         crate::check_n(n)?;
         let quarters = match how {
             Quarter::Table if n <= MAX_TABLE_N => Quarters::build(n),
@@ -190,17 +191,17 @@ impl Join {
     }
 
     /// Board size.
-    pub fn n(&self) -> u32 {
+    pub(crate) fn n(&self) -> u32 {
         self.n
     }
 
     /// The blocks, in plan order: block `i` is subproblem `i` ([`units::blocks`]).
-    pub fn blocks(&self) -> &[u32] {
+    pub(crate) fn blocks(&self) -> &[u32] {
         &self.blocks
     }
 
     /// Whether the quarters are in a table or made on demand.
-    pub fn quarters(&self) -> Quarter {
+    pub(crate) fn quarters(&self) -> Quarter {
         match self.quarters.store() {
             Store::Table => Quarter::Table,
             Store::Outline | Store::OnDemand => Quarter::OnDemand,
@@ -209,17 +210,19 @@ impl Join {
 
     /// Keys in one piece of a half list: what one worker thread holds at most, give or take one
     /// column set's halves.
-    pub fn piece(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn piece(&self) -> usize {
         self.piece
     }
 
     /// Bytes held by the quarter table (or its outline).
-    pub fn table_bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn table_bytes(&self) -> usize {
         self.quarters.bytes()
     }
 
     /// Solutions of the whole board in block `i`: Σ weight × solutions over its units.
-    pub fn count_block(&self, i: usize) -> u64 {
+    pub(crate) fn count_block(&self, i: usize) -> u64 {
         let mut total = 0u64;
         units::row_sets(self.n, self.blocks[i], |east| {
             total += self.count_row_set(east)
@@ -230,7 +233,7 @@ impl Join {
     /// Solutions of the whole board in the units of the east row set `east` that are the
     /// smallest of their classes, each weighed by its class (0 when it has none): what a run
     /// spends on `east`.
-    pub fn count_row_set(&self, east: u32) -> u64 {
+    pub(crate) fn count_row_set(&self, east: u32) -> u64 {
         self.count_row_set_with(east, pairs::count_disjoint)
     }
 
@@ -256,7 +259,8 @@ impl Join {
     /// On odd boards, the solutions whose middle row's queen is at least as far from the centre
     /// as the middle column's, those farther twice (the quarter turn, [`units`]): what the unit
     /// adds to the board's total, over its weight.
-    pub fn count_unit(&self, unit: &Unit) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn count_unit(&self, unit: &Unit) -> u64 {
         let mut solutions = 0;
         self.count_units(unit.east, &[*unit], pairs::count_disjoint, |times, s| {
             solutions += u64::from(times / unit.weight) * s
@@ -427,7 +431,7 @@ impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for 
 
 /// The instructions the join engine's counter and quarter joins run with on this CPU, chosen
 /// at run time (the build carries AVX-512, AVX2 and portable code).
-pub fn instructions() -> &'static str {
+pub(crate) fn instructions() -> &'static str {
     pairs::instructions()
 }
 
@@ -444,7 +448,7 @@ fn least_bytes(n: u32, threads: usize) -> u64 {
 
 /// The budget of a run that names none: half of what this process may take
 /// (`memory::available`: free memory, its control group, `ulimit -v`).
-pub fn default_budget() -> Option<u64> {
+pub(crate) fn default_budget() -> Option<u64> {
     crate::memory::available().map(|a| a / 2)
 }
 
@@ -455,7 +459,7 @@ impl Join {
     /// units, estimated from `BLOCK_PROBES` of its row sets drawn at random (most row sets
     /// hold no unit of their own, and whole blocks none). Deterministic: the shard partition
     /// depends on it.
-    pub fn block_cost(&self, i: usize) -> u128 {
+    pub(crate) fn block_cost(&self, i: usize) -> u128 {
         let block = self.blocks[i];
         if self.quarters.sizes_known() {
             let mut sum = 0;
@@ -466,7 +470,7 @@ impl Join {
         } else {
             let (n, low) = (self.n, units::block_low(self.n));
             let rest = (n / 2).saturating_sub(block.count_ones());
-            let mut rng = crate::cost::SplitMix64(u64::from(block));
+            let mut rng = crate::rng::SplitMix64(u64::from(block));
             let mut found = 0u64;
             for _ in 0..BLOCK_PROBES {
                 units::units_of(n, block | rng.subset(low, rest), |_| found += 1);
@@ -482,7 +486,7 @@ impl Join {
     /// (north placements times the south placements with the other columns) plus the pairs the
     /// bit-sliced counter tests, one per 64 east × west pairs. It reads only the sizes of table
     /// groups, so the whole plan is priced in a fraction of a second (n ≤ [`MAX_TABLE_N`]).
-    pub fn cost(&self, unit: &Unit) -> u128 {
+    pub(crate) fn cost(&self, unit: &Unit) -> u128 {
         let prices = self.prices();
         let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
         // The quarter turn keeps the west halves whose queen in the middle row stands in some
@@ -499,14 +503,14 @@ impl Join {
 
     /// The candidate halves of every h-row set, by colexicographic rank, made once (on the rayon
     /// pool the caller runs in); empty when the quarters' sizes are not known.
-    pub fn prices(&self) -> &[u64] {
+    pub(crate) fn prices(&self) -> &[u64] {
         self.prices.get_or_init(|| {
             if !self.quarters.sizes_known() {
                 return Vec::new();
             }
             let mut sets = Vec::new();
             // Increasing order of the masks is colexicographic order.
-            half::for_each_subset(self.n, self.n / 2, |rows| sets.push(rows));
+            subsets::for_each_subset(self.n, self.n / 2, |rows| sets.push(rows));
             sets.par_iter().map(|&rows| self.candidates(rows)).collect()
         })
     }
@@ -519,7 +523,7 @@ impl Join {
         let h = self.n / 2;
         let all_cols = (1u32 << h) - 1;
         let mut sum = 0u64;
-        half::for_each_subset(h, north.count_ones(), |cols| {
+        subsets::for_each_subset(h, north.count_ones(), |cols| {
             let (a, b) = (
                 q.group_len(north, cols),
                 q.group_len(south, all_cols ^ cols),
@@ -575,6 +579,8 @@ impl PartialEq for Join {
 
 impl Eq for Join {}
 
+#[cfg(test)]
+mod against_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -632,7 +638,7 @@ mod tests {
     #[test]
     fn colex_ranks_follow_the_order_of_the_masks() {
         let mut sets = Vec::new();
-        half::for_each_subset(9, 4, |s| sets.push(s));
+        subsets::for_each_subset(9, 4, |s| sets.push(s));
         for (i, &s) in sets.iter().enumerate() {
             assert_eq!(colex_rank(s), i);
         }

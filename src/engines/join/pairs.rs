@@ -1170,7 +1170,7 @@ mod tests {
     #[test]
     fn bit_frequencies_count_each_bit_past_the_byte_counters() {
         // 600 keys: the byte counters are emptied twice on the way.
-        let mut rng = crate::cost::SplitMix64(5);
+        let mut rng = crate::rng::SplitMix64(5);
         let keys: Vec<u64> = (0..600)
             .map(|_| rng.next() & rng.next() | 1 << 63)
             .collect();

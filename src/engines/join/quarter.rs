@@ -23,7 +23,7 @@ use rayon::prelude::*;
 /// Every non-attacking placement in the R×h north-east rectangle, by (row set, column set): held
 /// in a table, or made on demand group by group.
 #[derive(Debug, Clone)]
-pub struct Quarters {
+pub(crate) struct Quarters {
     /// Board size.
     n: u32,
     /// Whether the placements are in `packed` (a table), only counted (an outline), or made when
@@ -67,7 +67,7 @@ fn packed_queen(n: u32, rows: u32, r: u32, c: u32) -> u64 {
 
 /// Where a [`Quarters`] finds its placements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Store {
+pub(crate) enum Store {
     /// Every group in memory.
     Table,
     /// The size of every group, no placement: enough to price units, not to count them.
@@ -125,7 +125,7 @@ impl Quarters {
     /// the column of its queen there. (A second walk that scattered every placement to its
     /// group's next slot made a shard of n = 23, nearly all setup, take 20.4 s on two threads,
     /// against 8.0 s this way.)
-    pub fn build(n: u32) -> Result<Quarters, TryReserveError> {
+    pub(crate) fn build(n: u32) -> Result<Quarters, TryReserveError> {
         let mut q = Quarters::outline(n)?;
         let total = q.offsets[q.offsets.len() - 1] as usize;
         q.packed.try_reserve_exact(total)?;
@@ -136,7 +136,7 @@ impl Quarters {
         // The empty placement, group (0, 0), is the zero already there.
         for size in 1..=q.rows.min(q.cols) {
             let mut sets = Vec::new();
-            super::half::for_each_subset(q.rows, size, |rows| sets.push(rows));
+            super::subsets::for_each_subset(q.rows, size, |rows| sets.push(rows));
             // SAFETY: each row set writes only its own groups' slots, below `total`; the groups
             // it reads are of row sets one row smaller, all written before this size began, and
             // none is written again; `q.packed` is neither moved nor read through a reference
@@ -163,7 +163,7 @@ impl Quarters {
         let before = row_set ^ 1 << r;
         let k = row_set.count_ones();
         let last = r + 1 == self.rows;
-        super::half::for_each_subset(self.cols, k, |col_set| {
+        super::subsets::for_each_subset(self.cols, k, |col_set| {
             let g = self.index(row_set, col_set);
             let (mut at, end) = (self.offsets[g] as usize, self.offsets[g + 1] as usize);
             let mut cols = col_set;
@@ -228,7 +228,7 @@ impl Quarters {
     /// The table's outline: how many placements each group holds, and no placement (one walk,
     /// 4 bytes a group). Enough for [`Quarters::group_len`], which prices the join's units; an
     /// outline's [`Quarters::group`] is empty.
-    pub fn outline(n: u32) -> Result<Quarters, TryReserveError> {
+    pub(crate) fn outline(n: u32) -> Result<Quarters, TryReserveError> {
         let cols = n / 2;
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
@@ -256,7 +256,7 @@ impl Quarters {
     }
 
     /// No table: every group is made when asked for ([`Store::OnDemand`]), for any n ≤ 32.
-    pub fn on_demand(n: u32) -> Quarters {
+    pub(crate) fn on_demand(n: u32) -> Quarters {
         let cols = n / 2;
         Quarters {
             n,
@@ -271,7 +271,7 @@ impl Quarters {
     }
 
     /// This outline, its groups made on demand ([`Store::OnDemand`]) but their sizes known.
-    pub fn made_on_demand(self) -> Quarters {
+    pub(crate) fn made_on_demand(self) -> Quarters {
         Quarters {
             store: Store::OnDemand,
             ..self
@@ -279,19 +279,19 @@ impl Quarters {
     }
 
     /// Whether [`Quarters::group_len`] can be asked: a table, or an outline.
-    pub fn sizes_known(&self) -> bool {
+    pub(crate) fn sizes_known(&self) -> bool {
         !self.offsets.is_empty()
     }
 
     /// Where the placements come from.
-    pub fn store(&self) -> Store {
+    pub(crate) fn store(&self) -> Store {
         self.store
     }
 
     /// The placements the table of an `n`-board holds (n ≤ [`super::MAX_TABLE_N`]), the most
     /// bytes [`Quarters::build`] takes at once, and the bytes of [`Quarters::outline`], without
     /// building anything: from [`ENTRIES`], at once.
-    pub fn size(n: u32) -> (u64, u64, u64) {
+    pub(crate) fn size(n: u32) -> (u64, u64, u64) {
         let entries = ENTRIES[n as usize];
         let offsets = 4 * ((1u64 << n) + 1);
         // An odd board's counts by the last row's queen: h of 2 bytes for half of the groups.
@@ -305,7 +305,7 @@ impl Quarters {
     }
 
     /// Rows of the rectangle (R = n - ⌊n/2⌋).
-    pub fn rows(&self) -> u32 {
+    pub(crate) fn rows(&self) -> u32 {
         self.rows
     }
 
@@ -314,7 +314,7 @@ impl Quarters {
     /// lends its own; on demand they are made once into `made` and lent from there while it keeps
     /// them ([`Made`]); an outline has none.
     #[inline(always)]
-    pub fn group<'a>(&'a self, row_set: u32, col_set: u32, made: &'a mut Made) -> &'a [u64] {
+    pub(crate) fn group<'a>(&'a self, row_set: u32, col_set: u32, made: &'a mut Made) -> &'a [u64] {
         if self.store == Store::OnDemand {
             return self.made_group(row_set, col_set, made);
         }
@@ -339,7 +339,7 @@ impl Quarters {
     /// order of that column, counted by it ([`Quarters::ending`]): a run of one, found at once;
     /// on demand they are made in `out`, from the groups without that row (kept in `made`) and
     /// that queen.
-    pub fn group_left_of<'a>(
+    pub(crate) fn group_left_of<'a>(
         &'a self,
         (row_set, col_set): (u32, u32),
         t: u32,
@@ -379,14 +379,14 @@ impl Quarters {
 
     /// How many placements the group of `row_set` and `col_set` holds (a table or an outline).
     #[inline]
-    pub fn group_len(&self, row_set: u32, col_set: u32) -> usize {
+    pub(crate) fn group_len(&self, row_set: u32, col_set: u32) -> usize {
         let g = self.index(row_set, col_set);
         (self.offsets[g + 1] - self.offsets[g]) as usize
     }
 
     /// The "/" and "\" masks of a packed placement.
     #[inline(always)]
-    pub fn unpack(&self, packed: u64) -> Diagonals {
+    pub(crate) fn unpack(&self, packed: u64) -> Diagonals {
         (packed & self.d1_bits, (packed >> 32) << self.rows)
     }
 
@@ -397,17 +397,20 @@ impl Quarters {
     }
 
     /// Placements stored.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.packed.len()
     }
 
     /// True when the table holds nothing (never: the empty placement is always there).
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.packed.is_empty()
     }
 
     /// Bytes held by the table.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.packed.len() * 8 + self.offsets.len() * 4 + self.ending.len() * 2
     }
 }
@@ -420,7 +423,7 @@ impl Quarters {
 /// hits; it keeps at most its capacity in placements, and makes the rest in a buffer of its own
 /// each time they are asked for.
 #[derive(Debug, Default)]
-pub struct Made {
+pub(crate) struct Made {
     /// Where each kept group is in `kept`: `(row_set << 32 | col_set)` ↦ its start and end.
     /// Hashed by FNV (the crate the shard digests use): with the standard library's SipHash the
     /// hashing was 6.2% of `count 19 --memory 8M -j 1`.
@@ -435,7 +438,7 @@ pub struct Made {
 
 impl Made {
     /// Forgets every group, and keeps at most `capacity` placements from now on.
-    pub fn clear(&mut self, capacity: usize) {
+    pub(crate) fn clear(&mut self, capacity: usize) {
         self.at.clear();
         self.kept.clear();
         self.kept.shrink_to(capacity);

@@ -38,11 +38,11 @@
 //! boards have millions of row sets and a block holds many, so that the plan stays below 2^20
 //! subproblems and no list of every unit is ever made.
 
-use super::half::for_each_subset;
+use super::subsets::for_each_subset;
 
 /// One unit: the middle-column queen's row (odd n) and the east rows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Unit {
+pub(crate) struct Unit {
     /// Row of the queen in the middle column (odd n only).
     pub middle: Option<u8>,
     /// Rows of the east queens, bit r for row r.
@@ -53,7 +53,7 @@ pub struct Unit {
 
 impl Unit {
     /// Rows of the west queens.
-    pub fn west(&self, n: u32) -> u32 {
+    pub(crate) fn west(&self, n: u32) -> u32 {
         all_rows(n) ^ self.east ^ self.middle.map_or(0, |m| 1 << m)
     }
 }
@@ -65,7 +65,7 @@ impl Unit {
 /// as far from the centre (and on a diagonal of the middle queen: no half of the unit has it
 /// there). The halves with theirs left of it (farther) count twice, right of it not at all.
 /// None (even boards, the centre's units): every half counts once.
-pub fn level_column(n: u32, unit: &Unit) -> Option<u32> {
+pub(crate) fn level_column(n: u32, unit: &Unit) -> Option<u32> {
     let h = n / 2;
     let d = u32::from(unit.middle?).abs_diff(h);
     (d > 0).then(|| h - d)
@@ -77,7 +77,7 @@ const MAX_SINGLE_BLOCKS: u64 = 1 << 22;
 const BLOCK_ROWS: u32 = 20;
 
 /// How an `n`-board's row sets are cut into blocks: the first row of a block's pattern.
-pub fn block_low(n: u32) -> u32 {
+pub(crate) fn block_low(n: u32) -> u32 {
     if binomial(n, n / 2) <= MAX_SINGLE_BLOCKS {
         0
     } else {
@@ -87,7 +87,7 @@ pub fn block_low(n: u32) -> u32 {
 
 /// The blocks of an `n`-board, in plan order: each the pattern of S on rows `low..n` (bits
 /// below `low` clear), increasing. With `low = 0` only the row sets that hold a unit are listed.
-pub fn blocks(n: u32) -> Vec<u32> {
+pub(crate) fn blocks(n: u32) -> Vec<u32> {
     let (h, low) = (n / 2, block_low(n));
     let mut out = Vec::new();
     if low == 0 {
@@ -112,20 +112,20 @@ pub fn blocks(n: u32) -> Vec<u32> {
 }
 
 /// Every east row set of the block `pattern`, in increasing order.
-pub fn row_sets(n: u32, pattern: u32, mut f: impl FnMut(u32)) {
+pub(crate) fn row_sets(n: u32, pattern: u32, mut f: impl FnMut(u32)) {
     let low = block_low(n);
     let rest = (n / 2).saturating_sub(pattern.count_ones());
     for_each_subset(low, rest, |bits| f(pattern | bits));
 }
 
 /// Row sets in the block `pattern`.
-pub fn row_sets_in(n: u32, pattern: u32) -> u64 {
+pub(crate) fn row_sets_in(n: u32, pattern: u32) -> u64 {
     binomial(block_low(n), (n / 2).saturating_sub(pattern.count_ones()))
 }
 
 /// Every unit of the east row set `east` that is the smallest of its class, with its weight, in
 /// increasing order of its middle row.
-pub fn units_of(n: u32, east: u32, mut f: impl FnMut(Unit)) {
+pub(crate) fn units_of(n: u32, east: u32, mut f: impl FnMut(Unit)) {
     if middle_row_east(n, east) {
         return;
     }
@@ -159,14 +159,15 @@ fn middle_row_east(n: u32, east: u32) -> bool {
 
 /// Whether the east row set `east` of an `n`-board holds a unit of its own (one that is the
 /// smallest of its class): whether a count does any work on it.
-pub fn has_unit(n: u32, east: u32) -> bool {
+pub(crate) fn has_unit(n: u32, east: u32) -> bool {
     let mut any = false;
     units_of(n, east, |_| any = true);
     any
 }
 
 /// Every unit class of an `n`-board, smallest member first, in increasing (east, middle) order.
-pub fn units(n: u32) -> Vec<Unit> {
+#[cfg(test)]
+pub(crate) fn units(n: u32) -> Vec<Unit> {
     let mut out = Vec::new();
     for_each_subset(n, n / 2, |east| units_of(n, east, |u| out.push(u)));
     out

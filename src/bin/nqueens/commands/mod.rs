@@ -15,6 +15,12 @@ use crate::progress::Mode;
 /// Runs `command`, writing results to stdout.
 pub fn run(command: Command) -> Result<Exit, Error> {
     match command {
+        Command::Print(text) => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            out.write_all(&text).and_then(|()| out.flush())?;
+            Ok(Exit::Success)
+        }
         Command::Count {
             sizes,
             options,

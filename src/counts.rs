@@ -1,0 +1,59 @@
+//! The result of counting one board size, and its check against the published counts.
+
+use std::time::Duration;
+
+use crate::{burnside, known, Engine, Plan};
+
+/// The result of counting one board size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Board size.
+    pub n: u32,
+    /// All solutions.
+    pub total: u128,
+    /// Fundamental solutions, by Burnside's lemma from the total ([`burnside`]); `None` when the
+    /// total cannot be right (the lemma's sum is not a multiple of 8).
+    pub unique: Option<u128>,
+    /// Queens placed, when asked for.
+    pub nodes: Option<u128>,
+    /// The engine that counted.
+    pub engine: Engine,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Subproblems in the plan.
+    pub subproblems: usize,
+    /// Split depth of the plan.
+    pub split_depth: u32,
+    /// Wall time of the search (the plan is built before the clock starts).
+    pub elapsed: Duration,
+}
+
+impl Counts {
+    /// The counts of the whole of `plan`: `total` solutions (and `nodes` queens placed, when
+    /// counted) found on `threads` threads in `elapsed`; the fundamental count follows from the
+    /// total ([`burnside`]). The one place a count is made, for a run, a resumed run or a merge.
+    pub fn of(
+        plan: &Plan,
+        total: u128,
+        nodes: Option<u128>,
+        threads: usize,
+        elapsed: Duration,
+    ) -> Counts {
+        Counts {
+            n: plan.n(),
+            total,
+            unique: burnside::unique(plan.n(), total),
+            nodes,
+            engine: plan.engine(),
+            threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            elapsed,
+        }
+    }
+
+    /// Whether `total` and `unique` equal the published counts; `None` when none are known.
+    pub fn verified(&self) -> Option<bool> {
+        known::verify(self.n, self.total, self.unique)
+    }
+}

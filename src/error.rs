@@ -1,0 +1,110 @@
+//! What can go wrong in a count, each message naming the problem and what is allowed.
+
+use std::path::PathBuf;
+
+use crate::Engine;
+
+/// Everything that can go wrong; each message names the problem and what is allowed.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Board size out of range.
+    #[error("n must be between 1 and {max}, got {n}", max = crate::MAX_N)]
+    BoardSize {
+        /// The size asked for.
+        n: u32,
+    },
+    /// Zero worker threads.
+    #[error("the number of threads must be at least 1")]
+    NoThreads,
+    /// Split depth out of range.
+    #[error("split depth must be between 0 and {max}, got {depth}")]
+    SplitDepth {
+        /// The depth asked for.
+        depth: u32,
+        /// The deepest allowed.
+        max: u32,
+    },
+    /// The plan would not fit in memory.
+    #[error("splitting n = {n} after {depth} rows gives more than {max} subproblems; use a smaller --split-depth")]
+    PlanTooLarge {
+        /// Board size.
+        n: u32,
+        /// Split depth asked for.
+        depth: u32,
+        /// The limit.
+        max: usize,
+    },
+    /// The plan would not fit in the memory this process may take.
+    #[error("not enough memory for the plan of n = {n} split after {depth} rows ({subproblems} subproblems built); use fewer shards or a smaller --split-depth")]
+    PlanMemory {
+        /// Board size.
+        n: u32,
+        /// Split depth.
+        depth: u32,
+        /// Subproblems built when memory ran out.
+        subproblems: usize,
+    },
+    /// The run stopped before every subproblem finished, so the count is partial.
+    #[error("{0}; its count is incomplete")]
+    Interrupted(Interrupted),
+    /// A split depth was asked of an engine that has none.
+    #[error(
+        "--split-depth does not apply to the {engine} engine (it splits the board its own way)"
+    )]
+    NoSplitDepth {
+        /// The engine asked for.
+        engine: Engine,
+    },
+    /// The join engine's smallest working set would not fit in its memory budget.
+    #[error("the join engine for n = {n} needs at least {} of memory{}", mib(*needed), available.map_or(String::new(), |a| format!(", {} allowed", mib(a))))]
+    JoinTooLarge {
+        /// Board size.
+        n: u32,
+        /// Bytes the tables need.
+        needed: u64,
+        /// Bytes this process may take, when known.
+        available: Option<u64>,
+    },
+    /// The thread pool could not start.
+    #[error("cannot start the thread pool: {0}")]
+    Pool(String),
+}
+
+/// Bytes in MiB, rounded up.
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes.div_ceil(1 << 20))
+}
+
+/// What a stopped run leaves behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interrupted {
+    /// Subproblems of the selection finished, including those resumed from the checkpoint.
+    pub done: usize,
+    /// Subproblems in the selection.
+    pub of: usize,
+    /// The checkpoint that holds them, synced; `None` when the run kept none.
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the run stopped after {} of {} subproblems",
+            self.done, self.of
+        )?;
+        match &self.checkpoint {
+            Some(path) => write!(f, "; they are saved in {}", path.display()),
+            None => write!(f, "; no checkpoint was kept, so the work is lost"),
+        }
+    }
+}
+
+/// Checks that `n` is a board size nqueens handles (1..=32).
+pub fn check_n(n: u32) -> Result<(), Error> {
+    if (1..=crate::MAX_N).contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::BoardSize { n })
+    }
+}
