@@ -11,7 +11,7 @@ pub struct Counts {
     pub n: u32,
     /// All solutions.
     pub total: u128,
-    /// Fundamental solutions, by Burnside's lemma from the total ([`burnside`]); `None` when the
+    /// Fundamental solutions, by Burnside's lemma from the total; `None` when the
     /// total cannot be right (the lemma's sum is not a multiple of 8).
     pub unique: Option<u128>,
     /// Queens placed, when asked for.
@@ -31,7 +31,7 @@ pub struct Counts {
 impl Counts {
     /// The counts of the whole of `plan`: `total` solutions (and `nodes` queens placed, when
     /// counted) found on `threads` threads in `elapsed`; the fundamental count follows from the
-    /// total ([`burnside`]). The one place a count is made, for a run, a resumed run or a merge.
+    /// total (Burnside's lemma). The one place a count is made, for a run, a resumed run or a merge.
     pub fn of(
         plan: &Plan,
         total: u128,

@@ -15,7 +15,7 @@
 //! is scaled by the share of such row sets as well, counted first on every row set up to n = 20
 //! and above on [`SHARE_PROBES`] of them drawn uniformly (0.07 s on one thread at n = 27; its
 //! binomial error goes into the interval). By the join's own price of each row set
-//! ([`crate::engines::join::Join::cost`]) at n = 19 and 21 (28% with a unit, their prices spread
+//! (the cost model that prices shards) at n = 19 and 21 (28% with a unit, their prices spread
 //! by 45%), one row set a draw, this leaves 0.22 of the variance that drawing among all row
 //! sets has for the same sampling time; measured at n = 19 with its quarters made on demand, the
 //! interval of a 10 s estimate went from ±1.29 s to ±0.55 s.

@@ -5,7 +5,7 @@
 //! pieces, [`exec::execute`] runs them on a rayon pool, and their weighted counts are summed in
 //! `u128`. Three engines make plans ([`Engine`]): two pre-place queens and backtrack, the third
 //! joins half-boards. [`known`] holds the published counts every result is checked against, and
-//! [`reference`] a textbook solver the tests hold every engine to.
+//! [`mod@reference`] a textbook solver the tests hold every engine to.
 //!
 //! ```
 //! let counts = nqueens::count(8, &nqueens::Options::default()).unwrap();

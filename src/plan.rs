@@ -179,9 +179,10 @@ pub struct Piece {
 
 /// The independent pieces of one board size's count, in a fixed order.
 ///
-/// What the pieces are depends on the engine ([`Pieces`]); everything that tells the engines
-/// apart (counting a piece, pricing it, drawing it for an estimate, the fingerprint) is in
-/// [`crate::engines`].
+/// What the pieces are depends on the engine: subproblems with pre-placed queens, or the join
+/// engine's blocks of half-board row sets. Everything that tells the engines apart (counting a
+/// piece, pricing it, drawing it for an estimate, the fingerprint) is in one place, the engines'
+/// module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     pub(crate) n: u32,

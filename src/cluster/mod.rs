@@ -31,7 +31,7 @@
 //! subproblem's board to a dead end, multiplying the number of free squares met in each row, and
 //! summing those products, averaged over [`partition::PROBES`] walks ([`partition::PROBES_PER_PLAN`]
 //! in all, at least [`partition::MIN_PROBES`] each, for a large plan). A join unit has no search
-//! tree: its price is [`crate::engines::join::Join::cost`], read off the sizes of its table's
+//! tree: its price is the join engine's cost model, read off the sizes of its table's
 //! groups. The walks draw from a fixed generator
 //! (SplitMix64) seeded by `(n, id)` and use only integer arithmetic, so the estimate — and with it
 //! the partition — is the same on every machine. The subproblems are then dealt out

@@ -88,7 +88,7 @@ impl Plan {
         auto(engine, n, threads, threads)
     }
 
-    /// The join plan of an `n`-board: one subproblem per block of units of [`join::Join`]. No
+    /// The join plan of an `n`-board: one piece per block of units of the join engine. No
     /// queens are pre-placed (split depth 0): its subproblems are counted by
     /// the plan's tables, not by a search.
     pub fn join(n: u32) -> Result<Plan, Error> {
@@ -280,7 +280,7 @@ impl Plan {
         }
     }
 
-    /// The estimated cost of every piece, by id, for progress: [`Plan::cost`] with 4 to 64
+    /// The estimated cost of every piece, by id, for progress: its price (as for shards) with 4 to 64
     /// random paths each, 2^16 for the whole plan. Deterministic: the random paths of each
     /// piece are seeded by its id.
     pub fn costs(&self) -> Vec<f64> {

@@ -93,7 +93,7 @@ pub struct Options {
     pub threads: usize,
     /// Stop after this many solutions.
     pub limit: Option<u64>,
-    /// Only the canonical member of each symmetry class (see [`crate::dihedral`]).
+    /// Only the canonical member of each symmetry class (the least of its 8 images).
     pub unique: bool,
 }
 
