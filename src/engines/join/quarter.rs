@@ -311,7 +311,7 @@ impl Quarters {
 
     /// The placements on exactly the rows `row_set` (bit r: row r of the rectangle) and the
     /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\" masks. A table
-    /// lends its own; on demand they are made once into `made` and lent from there while it keeps
+    /// hands out its own; on demand they are made once into `made` and handed out from there while it keeps
     /// them ([`Made`]); an outline has none.
     #[inline(always)]
     pub(crate) fn group<'a>(&'a self, row_set: u32, col_set: u32, made: &'a mut Made) -> &'a [u64] {
@@ -432,7 +432,7 @@ pub(crate) struct Made {
     kept: Vec<u64>,
     /// Placements `kept` may hold.
     capacity: usize,
-    /// The group last made, before it is kept (and lent from here when there is no room).
+    /// The group last made, before it is kept (and handed out from here when there is no room).
     spare: Vec<u64>,
 }
 
@@ -628,7 +628,7 @@ mod tests {
     }
 
     /// Groups made on demand are the table's, whether kept or not: each is asked for twice, with
-    /// room to keep none, some (the first groups, until the room runs out, then lent from the
+    /// room to keep none, some (the first groups, until the room runs out, then handed out from the
     /// spare buffer) or all.
     #[test]
     fn groups_made_on_demand_are_the_table_groups() {
