@@ -103,6 +103,27 @@ fn help_has_examples_and_version_prints() {
         .success()
         .stdout(predicate::str::contains("Examples:"))
         .stdout(predicate::str::contains("nqueens count 8..16"));
+    // Each subcommand shows its own examples only; the program's help shows them all.
+    for (sub, own, other) in [
+        ("count", "nqueens count 20 --checkpoint", "nqueens solve"),
+        ("merge", "nqueens merge s*.json", "nqueens count 16 -j 1"),
+        ("solve", "nqueens solve 8 --unique", "nqueens merge"),
+        ("estimate", "nqueens estimate 27 --shards", "nqueens solve"),
+        ("bench", "nqueens bench --n 15", "nqueens solve"),
+    ] {
+        nqueens()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(own))
+            .stdout(predicate::str::contains(other).not());
+    }
+    nqueens()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nqueens solve 8 --unique"))
+        .stdout(predicate::str::contains("nqueens merge s*.json"));
     nqueens()
         .arg("--version")
         .assert()
@@ -110,13 +131,50 @@ fn help_has_examples_and_version_prints() {
         .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")));
 }
 
-/// Each bad command line: exit 2, one line on stderr naming the problem, no panic.
+/// Each bad command line: exit 2, and on stderr the short form of the error: a first line
+/// naming the problem, no panic.
 pub(crate) fn refuses(args: &[&str], message: &str) {
     let out = nqueens().args(args).assert().code(2).stdout("");
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.contains(message), "{args:?}: {stderr}");
+    is_short_usage_error(&stderr);
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(first.contains(message), "{args:?}: {stderr}");
+}
+
+/// A usage error as the program prints it: `error: …` (with clap's tips), the usage line when
+/// there is one, and which `--help` to read; no panic, no backtrace.
+pub(crate) fn is_short_usage_error(stderr: &str) {
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!((2..=3).contains(&lines.len()), "{stderr}");
+    assert!(lines[0].starts_with("error: "), "{stderr}");
+    if lines.len() == 3 {
+        assert!(lines[1].starts_with("Usage: nqueens"), "{stderr}");
+    }
+    let last = lines[lines.len() - 1];
+    assert!(
+        last.starts_with("For more information, try 'nqueens ") && last.ends_with(" --help'."),
+        "{stderr}"
+    );
     assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"));
+}
+
+#[test]
+fn usage_errors_keep_clap_s_suggestions_and_name_the_subcommand_s_help() {
+    let err = |args: &[&str]| {
+        let out = nqueens().args(args).assert().code(2).stdout("");
+        String::from_utf8(out.get_output().stderr.clone()).unwrap()
+    };
+    let typo = err(&["count", "8", "--thread", "2"]);
+    is_short_usage_error(&typo);
+    assert!(typo.contains("a similar argument exists: '--threads'"), "{typo}");
+    assert!(typo.contains("Usage: nqueens count"), "{typo}");
+    assert!(typo.ends_with("try 'nqueens count --help'.\n"), "{typo}");
+    let sub = err(&["cont", "8"]);
+    is_short_usage_error(&sub);
+    assert!(sub.contains("a similar subcommand exists: 'count'"), "{sub}");
+    assert!(sub.ends_with("try 'nqueens --help'.\n"), "{sub}");
+    let small = err(&["count", "8", "--memory", "1K"]);
+    assert!(small.contains("'1K' is too small: at least 1 MiB"), "{small}");
 }
 
 /// The threads a JSON report says were used.

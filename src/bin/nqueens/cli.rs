@@ -30,7 +30,43 @@ Examples:
                                 keep finished work in n20.ckpt; after a crash or Ctrl-C
                                 the same command resumes where the run stopped
   nqueens estimate 27 --shards 10000
-                                how long n = 27 takes: CPU, wall and per shard";
+                                how long n = 27 takes: CPU, wall and per shard
+  nqueens completions bash      shell completions (bash, zsh, fish, elvish, powershell)";
+
+const COUNT_EXAMPLES: &str = "\
+Examples:
+  nqueens count 8               count the 92 solutions of the 8-queens problem
+  nqueens count 16 -j 1         count n = 16 on one thread
+  nqueens count 8..16           one table row per n from 8 to 16
+  nqueens count 4..12 --json    JSON Lines, one object per n
+  nqueens count 20 --checkpoint n20.ckpt
+                                keep finished work in n20.ckpt; after a crash or Ctrl-C
+                                the same command resumes where the run stopped
+  nqueens count 18 --shard 3/8 -o s3.json
+                                shard 3 of 8 (numbered from 1) as a partial result
+  srun nqueens count 21 --shard auto -o 'n21-{shard}.json'
+                                one shard per Slurm task (or MPI rank)";
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  nqueens merge s*.json         check the partial results and print the count
+  nqueens merge s*.json --json  the count as one JSON object
+  cat s*.json | nqueens merge - read the partial results from stdin";
+
+const SOLVE_EXAMPLES: &str = "\
+Examples:
+  nqueens solve 8               the 92 boards of the 8-queens problem, then the count
+  nqueens solve 8 --unique      one board of each of the 12 symmetry classes
+  nqueens solve 12 --format columns --limit 5
+  nqueens solve 4 --trace       the search step by step";
+
+const ESTIMATE_EXAMPLES: &str = "\
+Examples:
+  nqueens estimate 21           CPU and wall time of counting n = 21 here
+  nqueens estimate 27 --shards 10000
+                                how long n = 27 takes: CPU, wall and per shard
+  nqueens estimate 24 -j 32 --seconds 60 --json
+                                on 32 threads, a longer sample, as JSON";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -48,20 +84,20 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum CliCommand {
     /// Count all solutions of one board size or of a range of sizes
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = COUNT_EXAMPLES)]
     Count(CountArgs),
     /// Check the partial results of `count N --shard I/K` and sum them into the count
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
     /// Benchmark counting at 1, 2, 4, … threads, every result checked against the known counts
     #[command(after_help = BENCH_EXAMPLES)]
     Bench(BenchArgs),
     /// List every solution of one board size in lexicographic order of the columns, then the count
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = SOLVE_EXAMPLES)]
     Solve(SolveArgs),
     /// Predict the CPU and wall time of a count (and of one shard) from a timed random sample of
     /// its work, with a 95% confidence interval
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = ESTIMATE_EXAMPLES)]
     Estimate(EstimateArgs),
     /// Print the shell completion script for SHELL (e.g. `nqueens completions bash >
     /// /etc/bash_completion.d/nqueens`)
@@ -449,30 +485,37 @@ pub fn parse() -> Result<Command, clap::Error> {
     })
 }
 
-/// One line for a clap error: its first line, plus where to look when it names no valid values.
-pub fn one_line(err: &clap::Error) -> String {
-    use clap::error::ErrorKind::*;
+/// A clap error in short: its first line with clap's tips ("a similar argument exists:
+/// '--threads'") folded onto it, the usage line when clap gives one, and which `--help` to read
+/// (the subcommand's, when the command line named one).
+pub fn short_form(err: &clap::Error) -> String {
     let text = err.to_string();
-    // The first paragraph, folded onto one line (clap lists missing arguments below it).
-    let first = text
-        .split("\n\n")
-        .next()
-        .unwrap_or("error: invalid arguments")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    match err.kind() {
-        UnknownArgument
-        | InvalidSubcommand
-        | MissingRequiredArgument
-        | MissingSubcommand
-        | DisplayHelpOnMissingArgumentOrSubcommand
-        | TooManyValues
-        | ArgumentConflict => {
-            format!("{first} (see 'nqueens --help')")
+    let fold = |p: &str| p.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut paragraphs = text.split("\n\n").map(str::trim).filter(|p| !p.is_empty());
+    let mut first = fold(paragraphs.next().unwrap_or("error: invalid arguments"));
+    let mut usage = None;
+    for paragraph in paragraphs {
+        if paragraph.starts_with("Usage:") {
+            usage = Some(fold(paragraph));
+        } else {
+            for tip in paragraph.lines().map(str::trim).filter(|l| l.starts_with("tip:")) {
+                first.push_str(&format!(" ({})", fold(tip)));
+            }
         }
-        _ => first.to_string(),
     }
+    let subcommand = std::env::args().nth(1).filter(|arg| {
+        Cli::command()
+            .get_subcommands()
+            .any(|s| s.get_name() == arg.as_str())
+    });
+    let help = match subcommand {
+        Some(name) => format!("nqueens {name} --help"),
+        None => "nqueens --help".to_string(),
+    };
+    let mut lines = vec![first];
+    lines.extend(usage);
+    lines.push(format!("For more information, try '{help}'."));
+    lines.join("\n")
 }
 
 fn parse_n(s: &str) -> Result<u32, String> {
@@ -563,6 +606,7 @@ fn parse_memory(s: &str) -> Result<u64, String> {
     let bad = || {
         format!("'{s}' is not a memory size: expected a number of bytes with K, M, G or T, e.g. 4G, at least 1M")
     };
+    let too_small = || format!("'{s}' is too small: at least 1 MiB");
     let t = s.trim();
     let t = t
         .strip_suffix("iB")
@@ -584,6 +628,9 @@ fn parse_memory(s: &str) -> Result<u64, String> {
     let value: f64 = number.trim().parse().map_err(|_| bad())?;
     let bytes =
         value * f64::from(1u32 << shift.min(30)) * f64::from(1u32 << (shift - shift.min(30)));
+    if (0.0..1048576.0).contains(&bytes) {
+        return Err(too_small());
+    }
     if !bytes.is_finite() || !(1048576.0..=1.8e19).contains(&bytes) {
         return Err(bad());
     }

@@ -45,10 +45,6 @@ pub fn exit_code(result: Result<Exit, Error>) -> Exit {
         Error::Count(nqueens::Error::PlanTooLarge { .. } | nqueens::Error::NoSplitDepth { .. }) => {
             Exit::Usage
         }
-        Error::Checkpoint(
-            nqueens::exec::checkpoint::Error::OtherRun { .. }
-            | nqueens::exec::checkpoint::Error::NotACheckpoint { .. },
-        ) => Exit::Usage,
         _ => Exit::Failure,
     }
 }

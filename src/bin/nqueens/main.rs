@@ -30,7 +30,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(err) => {
-            eprintln!("{}", cli::one_line(&err));
+            eprintln!("{}", cli::short_form(&err));
             return ExitCode::from(Exit::Usage as u8);
         }
     };

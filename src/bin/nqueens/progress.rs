@@ -192,7 +192,7 @@ fn show(mode: Mode, label: &str, read: &dyn Fn() -> Reading, quit: &mpsc::Receiv
     };
     let bar = ProgressBar::with_draw_target(Some(BAR_STEPS), ProgressDrawTarget::hidden())
         .with_style(
-            ProgressStyle::with_template("{prefix} [{bar:20}] {wide_msg}")
+            ProgressStyle::with_template("{prefix} [{bar:20}] {msg}")
                 .expect("the template is valid")
                 .progress_chars("=> "),
         )
@@ -206,7 +206,13 @@ fn show(mode: Mode, label: &str, read: &dyn Fn() -> Reading, quit: &mpsc::Receiv
                     *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
                 }
                 bar.set_position((now.position.clamp(0.0, 1.0) * BAR_STEPS as f64) as u64);
-                bar.set_message(now.short);
+                // The message fits the terminal's width as it is now (it may have been
+                // resized): whole parts of it, never a word cut in two.
+                let width = console::Term::stderr()
+                    .size_checked()
+                    .map_or(80, |(_, w)| usize::from(w));
+                let room = width.saturating_sub(label.chars().count() + 25);
+                bar.set_message(fit(&now.short, room));
             }
             _ => note(&format!("progress {label}: {}", now.line)),
         }
@@ -217,6 +223,31 @@ fn show(mode: Mode, label: &str, read: &dyn Fn() -> Reading, quit: &mpsc::Receiv
     }
     *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     bar.finish_and_clear();
+}
+
+/// `message` cut to at most `room` characters where it can be: whole `, `-separated parts from
+/// the left, or, when not even the first fits, whole words of it.
+fn fit(message: &str, room: usize) -> String {
+    let mut out = String::new();
+    for part in message.split(", ") {
+        let sep = if out.is_empty() { "" } else { ", " };
+        if out.chars().count() + sep.len() + part.chars().count() > room {
+            break;
+        }
+        out.push_str(sep);
+        out.push_str(part);
+    }
+    if out.is_empty() {
+        for word in message.split(' ') {
+            let sep = if out.is_empty() { "" } else { " " };
+            if out.chars().count() + sep.len() + word.chars().count() > room {
+                break;
+            }
+            out.push_str(sep);
+            out.push_str(word);
+        }
+    }
+    out
 }
 
 /// How far the run is at one moment.
@@ -305,6 +336,19 @@ fn human(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bar_s_message_is_cut_between_parts_or_words_never_inside_one() {
+        let message = "42.1% ETA 0:00:17, 0:00:12 elapsed, 6213456 solutions, 1.94 M/s";
+        assert_eq!(fit(message, 200), message);
+        assert_eq!(fit(message, 40), "42.1% ETA 0:00:17, 0:00:12 elapsed");
+        assert_eq!(fit(message, 34), "42.1% ETA 0:00:17");
+        assert_eq!(fit(message, 12), "42.1% ETA");
+        assert_eq!(fit(message, 3), "");
+        for room in 0..80 {
+            assert!(fit(message, room).chars().count() <= room);
+        }
+    }
 
     #[test]
     fn clocks_and_rates_read_well() {

@@ -239,14 +239,16 @@ fn report(f: &Figures) -> String {
         f.sampling_seconds,
         duration(f.setup_seconds)
     );
+    // One unit per line, the value's: "8.20 years ± 1.28 years", not "± 467.04 days".
     let line = |what: &str, value: f64, margin: f64| {
+        let unit = unit_of(value);
         format!(
             "{what:<22} {} ± {} ({:.0}%; 95% interval {} to {})\n",
-            duration(value),
-            duration(margin),
+            in_unit(value, unit),
+            in_unit(margin, unit),
             100.0 * margin / value.max(f64::MIN_POSITIVE),
-            duration((value - margin).max(0.0)),
-            duration(value + margin)
+            in_unit((value - margin).max(0.0), unit),
+            in_unit(value + margin, unit)
         )
     };
     out += &line("CPU time", f.cpu_seconds, f.cpu_margin_seconds);
@@ -290,26 +292,72 @@ fn significant(x: f64) -> String {
     format!("{x:.digits$}")
 }
 
-/// Seconds in the largest unit that keeps the number readable.
-fn duration(seconds: f64) -> String {
-    let units = [
+/// A unit of time: its length in seconds and its name.
+type Unit = (f64, &'static str);
+
+/// The largest unit that keeps `seconds` readable (at least two of it).
+fn unit_of(seconds: f64) -> Unit {
+    const UNITS: [Unit; 4] = [
         (YEAR, "years"),
         (86_400.0, "days"),
         (3_600.0, "h"),
         (60.0, "min"),
     ];
-    units
-        .iter()
+    UNITS
+        .into_iter()
         .find(|(size, _)| seconds >= 2.0 * size)
-        .map_or_else(
-            || format!("{seconds:.3} s"),
-            |(size, name)| format!("{:.2} {name}", seconds / size),
-        )
+        .unwrap_or((1.0, "s"))
+}
+
+/// `seconds` in `unit`: three decimals for seconds, two for the larger units.
+fn in_unit(seconds: f64, (size, name): Unit) -> String {
+    if size == 1.0 {
+        format!("{seconds:.3} s")
+    } else {
+        format!("{:.2} {name}", seconds / size)
+    }
+}
+
+/// Seconds in the largest unit that keeps the number readable.
+fn duration(seconds: f64) -> String {
+    in_unit(seconds, unit_of(seconds))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_keeps_one_unit() {
+        let drawn = Estimate {
+            n: 27,
+            engine: nqueens::Engine::Join,
+            population: 20_058_300,
+            samples: 10,
+            timed: 10,
+            cpu: 1.0,
+            margin: 0.1,
+            setup: 0.0,
+            elapsed: 1.0,
+            seed: 1,
+            share: Some(0.26),
+        };
+        let figures = |cpu: f64, margin: f64| Figures {
+            cpu_seconds: cpu,
+            cpu_margin_seconds: margin,
+            ..Figures::of(&drawn, 2, None)
+        };
+        let text = report(&figures(8.2 * YEAR, 467.04 * 86_400.0));
+        let cpu = text.lines().find(|l| l.starts_with("CPU time")).unwrap();
+        assert!(
+            cpu.contains("8.20 years ± 1.28 years") && !cpu.contains("days"),
+            "{cpu}"
+        );
+        assert!(cpu.contains("interval 6.92 years to 9.48 years"), "{cpu}");
+        let text = report(&figures(150.0, 8.0));
+        let cpu = text.lines().find(|l| l.starts_with("CPU time")).unwrap();
+        assert!(cpu.contains("2.50 min ± 0.13 min"), "{cpu}");
+    }
 
     #[test]
     fn durations_read_in_their_unit() {
