@@ -16,7 +16,6 @@
 
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// How many symbolic links [`write`] follows before it gives up (as the kernel's `ELOOP`).
@@ -39,6 +38,65 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&target, bytes, None),
         Err(e) => Err(e),
     }
+}
+
+/// Whether [`write()`] can write `path` now, checked before a long run rather than after it:
+/// its folder exists, and a new file can be made in it (a file is made and removed) or, for a
+/// file that exists, it can be opened for writing (it is not changed). A device, FIFO or socket
+/// is taken as writable (opening a FIFO would wait for a reader).
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    let target = follow_links(path)?;
+    match fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "it is a directory",
+        )),
+        Ok(meta) if meta.is_file() => {
+            OpenOptions::new().write(true).open(&target)?;
+            probe_folder(&target)
+        }
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => probe_folder(&target),
+        Err(e) => Err(e),
+    }
+}
+
+/// A new file can be made beside `path` (as [`write()`]'s temporary file is).
+fn probe_folder(path: &Path) -> io::Result<()> {
+    let dir = folder(path);
+    if !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("its folder {} does not exist", dir.display()),
+        ));
+    }
+    tempfile::Builder::new()
+        .prefix(".nqueens-probe.")
+        .tempfile_in(dir)
+        .map(drop)
+}
+
+/// Whether `a` and `b` name the same file: the same file on disk when both exist (links
+/// followed), otherwise the same absolute path.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            return (x.dev(), x.ino()) == (y.dev(), y.ino());
+        }
+    }
+    let absolute = |p: &Path| {
+        let p = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        match (
+            p.parent().and_then(|d| d.canonicalize().ok()),
+            p.file_name(),
+        ) {
+            (Some(dir), Some(name)) => dir.join(name),
+            _ => p,
+        }
+    };
+    absolute(a) == absolute(b)
 }
 
 /// `path` with every symbolic link along its last component followed.
@@ -72,12 +130,16 @@ fn replace(path: &Path, bytes: &[u8], mode: Option<Permissions>) -> io::Result<(
         ));
     }
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        // open(2) takes the umask off this mode, as it does for any new file.
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(dir)?;
+    let prefix = format!(".{name}.");
+    let mut tmp = tempfile::Builder::new();
+    tmp.prefix(&prefix).suffix(".tmp");
+    // open(2) takes the umask off this mode, as it does for any new file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.permissions(Permissions::from_mode(0o666));
+    }
+    let mut tmp = tmp.tempfile_in(dir)?;
     if let Some(mode) = mode {
         tmp.as_file().set_permissions(mode)?;
     }
@@ -103,10 +165,11 @@ pub(crate) fn sync_folder_of(path: &Path) {
     let _ = File::open(dir).and_then(|d| d.sync_all());
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::PermissionsExt;
     use std::os::unix::fs::{symlink, FileTypeExt};
 
     fn mode(path: &Path) -> u32 {

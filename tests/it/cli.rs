@@ -166,15 +166,24 @@ fn usage_errors_keep_clap_s_suggestions_and_name_the_subcommand_s_help() {
     };
     let typo = err(&["count", "8", "--thread", "2"]);
     is_short_usage_error(&typo);
-    assert!(typo.contains("a similar argument exists: '--threads'"), "{typo}");
+    assert!(
+        typo.contains("a similar argument exists: '--threads'"),
+        "{typo}"
+    );
     assert!(typo.contains("Usage: nqueens count"), "{typo}");
     assert!(typo.ends_with("try 'nqueens count --help'.\n"), "{typo}");
     let sub = err(&["cont", "8"]);
     is_short_usage_error(&sub);
-    assert!(sub.contains("a similar subcommand exists: 'count'"), "{sub}");
+    assert!(
+        sub.contains("a similar subcommand exists: 'count'"),
+        "{sub}"
+    );
     assert!(sub.ends_with("try 'nqueens --help'.\n"), "{sub}");
     let small = err(&["count", "8", "--memory", "1K"]);
-    assert!(small.contains("'1K' is too small: at least 1 MiB"), "{small}");
+    assert!(
+        small.contains("'1K' is too small: at least 1 MiB"),
+        "{small}"
+    );
 }
 
 /// The threads a JSON report says were used.
@@ -500,4 +509,68 @@ fn completions_and_the_manual_page_are_printed() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("tcsh"));
+}
+
+#[test]
+fn estimate_uses_the_engine_asked_for() {
+    for (engine, pieces) in [
+        ("mirror", "subproblems"),
+        ("symmetry", "subproblems"),
+        ("join", "east row sets"),
+    ] {
+        let out = nqueens()
+            .args(["estimate", "14", "-j", "1", "--seconds", "0.1", "-q"])
+            .args(["--engine", engine, "--seed", "3"])
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+        let first = text.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with(&format!("n = 14, {engine} engine, ")) && first.contains(pieces),
+            "{text}"
+        );
+        let json = nqueens()
+            .args(["estimate", "14", "-j", "1", "--seconds", "0.1", "--json"])
+            .args(["--engine", engine])
+            .assert()
+            .success();
+        let v: Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+        assert_eq!(v["engine"], engine);
+    }
+    refuses(
+        &["estimate", "14", "--engine", "fast"],
+        "invalid value 'fast' for '--engine <NAME>'",
+    );
+}
+
+#[test]
+fn memory_sizes_take_every_unit_and_refuse_what_is_not_one() {
+    // K, M, G and T are powers of 1024, with or without iB or B; a budget this large is never
+    // short, so the count runs with the join engine.
+    for size in ["64G", "1T", "1.5T", "4096M", "2GiB", "3GB", "268435456"] {
+        let out = nqueens()
+            .args([
+                "count", "15", "--engine", "join", "-j", "1", "--json", "--memory", size,
+            ])
+            .assert()
+            .success();
+        let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(
+            (v["engine"].as_str(), v["verified"].as_bool()),
+            (Some("join"), Some(true)),
+            "{size}"
+        );
+    }
+    for (size, message) in [
+        ("1K", "'1K' is too small: at least 1 MiB"),
+        ("1048575", "is too small: at least 1 MiB"),
+        ("0", "'0' is too small"),
+        ("4X", "'4X' is not a memory size"),
+        ("G", "'G' is not a memory size"),
+        ("lots", "'lots' is not a memory size"),
+        ("99999999T", "is not a memory size"),
+    ] {
+        refuses(&["count", "15", "--memory", size], message);
+        refuses(&["estimate", "15", "--memory", size], message);
+    }
 }

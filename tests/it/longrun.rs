@@ -90,10 +90,14 @@ fn stderr_of(child: Child) -> String {
 
 /// Runs the same command again to the end: the count must be the table's.
 fn resume_gives_the_table_count(args: &[String], path: &Path) {
+    let plan = nqueens::Plan::new(nqueens::Engine::Mirror, 16, 4).unwrap();
+    resume_to_the_table_count(args, path, plan.len());
+}
+
+/// Runs the same command (of n = 16, a plan of `plan_len` pieces) again to the end: the count
+/// must be the table's, and the checkpoint then holds every piece.
+fn resume_to_the_table_count(args: &[String], path: &Path, plan_len: usize) {
     let saved = records(path);
-    let plan_len = nqueens::Plan::new(nqueens::Engine::Mirror, 16, 4)
-        .unwrap()
-        .len();
     assert!(saved > 0 && saved < plan_len, "{saved} of {plan_len} saved");
     let out = nqueens().args(args).arg("--json").assert().success();
     let out = out.get_output();
@@ -121,6 +125,30 @@ fn sigkill_mid_run_then_resume_gives_the_exact_count() {
     let status = kill_mid_run(&mut child, &path, &["KILL"]);
     assert_eq!(status.signal(), Some(9));
     resume_gives_the_table_count(&args, &path);
+}
+
+#[test]
+fn join_and_symmetry_runs_killed_mid_run_resume_to_the_exact_count() {
+    for (engine, plan) in [
+        ("join", nqueens::Plan::join(16).unwrap()),
+        (
+            "symmetry",
+            nqueens::Plan::new(nqueens::Engine::Symmetry, 16, 4).unwrap(),
+        ),
+    ] {
+        let (_dir, path) = scratch("n16.ckpt");
+        let mut args: Vec<String> = ["count", "16", "--engine", engine, "-j", "2"]
+            .map(String::from)
+            .to_vec();
+        if engine == "symmetry" {
+            args.extend(["--split-depth".into(), "4".into()]);
+        }
+        args.extend(["--checkpoint".into(), path.display().to_string()]);
+        let mut child = spawn(&args);
+        let status = kill_mid_run(&mut child, &path, &["KILL"]);
+        assert_eq!(status.signal(), Some(9), "{engine}");
+        resume_to_the_table_count(&args, &path, plan.len());
+    }
 }
 
 #[test]
@@ -272,7 +300,10 @@ fn refused(args: &[String], code: i32, message: &str) {
     } else {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
-    assert!(stderr.lines().next().unwrap_or("").contains(message), "{stderr}");
+    assert!(
+        stderr.lines().next().unwrap_or("").contains(message),
+        "{stderr}"
+    );
 }
 
 fn with(args: &[String], at: usize, value: &str) -> Vec<String> {
@@ -426,27 +457,26 @@ fn checkpoint_and_progress_flags_are_checked() {
 
 #[test]
 fn a_terminal_gets_a_progress_bar() {
-    // `script` runs the count on a pseudo-terminal and copies what it shows; stdout goes away, so
-    // what is left is stderr, the bar.
-    // The run is held after a few subproblems (`NQUEENS_TEST_HOLD_AFTER`), so it is still
-    // running when the bar's first second has passed, however fast the machine; then Ctrl-C
-    // stops it.
+    // `script` runs the count on a pseudo-terminal and copies what it shows to its typescript
+    // file as it comes (`-f`); stdout goes away, so what is left is stderr, the bar. The run is
+    // held after a few subproblems (`NQUEENS_TEST_HOLD_AFTER`), so it is still running when the
+    // bar appears, however fast or loaded the machine; Ctrl-C stops it once the bar is there.
+    let (_dir, typescript) = scratch("typescript");
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
     let inner = format!(
         "NQUEENS_TEST_HOLD_AFTER={HOLD} '{}' count 16 --engine mirror -j 1 --split-depth 4 > /dev/null & \
-         pid=$!; sleep 2; kill -INT $pid; wait $pid; test $? -eq 130",
-        bin.display()
+         pid=$!; for i in $(seq 1200); do grep -q ' elapsed, ' '{ts}' && break; sleep 0.1; done; \
+         kill -INT $pid; wait $pid; test $? -eq 130",
+        bin.display(),
+        ts = typescript.display()
     );
     let out = Command::new("script")
-        .args(["-qec", &inner, "/dev/null"])
+        .args(["-qfec", &inner])
+        .arg(&typescript)
         .output()
         .expect("script (util-linux) runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = fs::read_to_string(&typescript).unwrap_or_default();
+    assert!(out.status.success(), "{screen}");
     assert!(screen.contains("n = 16 ["), "{screen}");
     assert!(screen.contains("% ETA "), "{screen}");
     assert!(screen.contains(" elapsed, "), "{screen}");

@@ -842,3 +842,100 @@ fn a_shard_of_an_odd_board_keeps_the_subproblems_earlier_builds_gave_it() {
         )
     );
 }
+
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_the_count() {
+    // Held after no subproblem at all: a run that began counting would wait for a signal until
+    // the timeout, so this passes only if the output is checked first.
+    nqueens()
+        .env("NQUEENS_TEST_HOLD_AFTER", "0")
+        .args(["count", "16", "--engine", "mirror", "--shard", "1/3", "-q"])
+        .args(["-o", "/nonexistent/x.json"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "cannot write /nonexistent/x.json: its folder /nonexistent does not exist",
+        ));
+    // The checkpoint and the result in one file: refused at once, whichever way it is named.
+    let dir = TempDir::new().unwrap();
+    let ckpt = dir.path().join("s.ckpt");
+    let link = dir.path().join("link.json");
+    fs::write(&ckpt, "").unwrap();
+    std::os::unix::fs::symlink(&ckpt, &link).unwrap();
+    for output in [&ckpt, &link] {
+        let out = nqueens()
+            .args(["count", "12", "--shard", "1/2", "--checkpoint"])
+            .arg(&ckpt)
+            .arg("-o")
+            .arg(output)
+            .assert()
+            .code(2)
+            .stdout("");
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        crate::cli::is_short_usage_error(&stderr);
+        assert!(stderr.contains("--checkpoint and -o both name"), "{stderr}");
+    }
+    assert_eq!(fs::read(&ckpt).unwrap(), b"", "the checkpoint was touched");
+}
+
+#[test]
+fn a_result_that_cannot_be_written_after_the_count_goes_to_stderr() {
+    // /dev/full takes the open and fails the write, as a full disk does.
+    let out = nqueens()
+        .args(["count", "10", "--shard", "1/2", "-q", "-o", "/dev/full"])
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("the partial result could not be written to /dev/full; here it is:"),
+        "{stderr}"
+    );
+    let start = stderr.find("here it is:\n").expect("the result on stderr") + 12;
+    let end = stderr.find("\nerror: ").expect("then the error");
+    let result: Value = serde_json::from_str(&stderr[start..end]).unwrap();
+    assert_eq!(
+        (result["shard"].as_u64(), result["shards"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert!(stderr.contains("error: cannot write /dev/full"), "{stderr}");
+}
+
+#[test]
+fn merge_reads_the_shards_from_stdin() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 12, 3, &[]);
+    let mut all = Vec::new();
+    for file in &files {
+        all.extend(fs::read(file).unwrap());
+    }
+    let out = nqueens()
+        .args(["merge", "-", "--json"])
+        .write_stdin(all.clone())
+        .assert()
+        .success();
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["total"].as_u64(), Some(14_200));
+    assert_eq!(json["verified"], true);
+    // Stdin with one shard short is refused like files are, naming the missing one.
+    let two: Vec<u8> = files[..2]
+        .iter()
+        .flat_map(|f| fs::read(f).unwrap())
+        .collect();
+    nqueens()
+        .args(["merge", "-"])
+        .write_stdin(two)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains("3"));
+    // Nothing on stdin is no run at all.
+    nqueens()
+        .args(["merge", "-"])
+        .write_stdin(Vec::new())
+        .assert()
+        .code(1)
+        .stdout("");
+}

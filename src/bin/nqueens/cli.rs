@@ -393,12 +393,25 @@ pub fn parse() -> Result<Command, clap::Error> {
                     .map(|(shard, launcher)| (shard, Some(launcher)))
                     .map_err(|e| invalid(e.to_string()))?,
             };
+            let checkpoint = checkpoint.map(|p| shard_path(p, shard));
+            let output = output
+                .filter(|p| p.as_os_str() != "-")
+                .map(|p| shard_path(p, shard));
+            if let (Some(c), Some(o)) = (&checkpoint, &output) {
+                if nqueens::files::same_file(c, o) {
+                    return Err(invalid(format!(
+                        "--checkpoint and -o both name {}: the result would replace the \
+                         checkpoint; give -o another file",
+                        o.display()
+                    )));
+                }
+            }
             Command::CountShard {
                 n: *sizes.start(),
                 shard,
                 launcher,
                 watch: Watch {
-                    checkpoint: checkpoint.map(|p| shard_path(p, shard)),
+                    checkpoint,
                     progress,
                     quiet,
                     hold_after: test_seam("NQUEENS_TEST_HOLD_AFTER"),
@@ -408,9 +421,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                     .with_split_depth(split_depth)
                     .with_engine(engine.map(Engine::from))
                     .with_memory(memory),
-                output: output
-                    .filter(|p| p.as_os_str() != "-")
-                    .map(|p| shard_path(p, shard)),
+                output,
             }
         }
         CliCommand::Merge(args) => Command::Merge {
@@ -498,7 +509,11 @@ pub fn short_form(err: &clap::Error) -> String {
         if paragraph.starts_with("Usage:") {
             usage = Some(fold(paragraph));
         } else {
-            for tip in paragraph.lines().map(str::trim).filter(|l| l.starts_with("tip:")) {
+            for tip in paragraph
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("tip:"))
+            {
                 first.push_str(&format!(" ({})", fold(tip)));
             }
         }

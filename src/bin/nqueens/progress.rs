@@ -342,7 +342,7 @@ mod tests {
         let message = "42.1% ETA 0:00:17, 0:00:12 elapsed, 6213456 solutions, 1.94 M/s";
         assert_eq!(fit(message, 200), message);
         assert_eq!(fit(message, 40), "42.1% ETA 0:00:17, 0:00:12 elapsed");
-        assert_eq!(fit(message, 34), "42.1% ETA 0:00:17");
+        assert_eq!(fit(message, 33), "42.1% ETA 0:00:17");
         assert_eq!(fit(message, 12), "42.1% ETA");
         assert_eq!(fit(message, 3), "");
         for room in 0..80 {

@@ -1097,6 +1097,31 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names, in the test log, the vector paths this CPU lets the tests check against the
+    /// portable code (a CPU without AVX2 or AVX-512 checks the portable path only). Written to
+    /// stderr directly, past the test harness's capture, so that a CI log shows it.
+    #[test]
+    fn the_simd_paths_tested_here_are_named() {
+        use std::io::Write;
+        #[cfg(target_arch = "x86_64")]
+        let paths = [("avx512", has_avx512()), ("avx2", has_avx2())]
+            .iter()
+            .filter(|(_, has)| *has)
+            .map(|(name, _)| *name)
+            .chain(["portable"])
+            .collect::<Vec<_>>()
+            .join(", ");
+        #[cfg(not(target_arch = "x86_64"))]
+        let paths = "portable";
+        let line = format!(
+            "SIMD paths tested on this CPU: {paths} (the join runs {}; the backtrack {})\n",
+            instructions(),
+            crate::kernel::instructions()
+        );
+        let _ = std::io::stderr().write_all(line.as_bytes());
+        assert!(!instructions().is_empty());
+    }
     use proptest::prelude::*;
 
     /// The count of every version this CPU can run, not only the one `count_disjoint` picks.

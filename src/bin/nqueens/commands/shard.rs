@@ -24,6 +24,14 @@ pub fn run(
     watch: &Watch,
     output: Option<&Path>,
 ) -> Result<Exit, Error> {
+    // Where the result goes is checked before the count, not after it.
+    if let Some(path) = output {
+        nqueens::files::check_writable(path).map_err(|source| Error::File {
+            what: "write",
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
     let interrupt = Interrupt::install(
         watch.checkpoint.is_some(),
         &interrupt::resume_args(Some(shard)),
@@ -43,11 +51,20 @@ pub fn run(
             out.flush()?;
         }
         Some(path) => {
-            nqueens::files::write(path, json.as_bytes()).map_err(|source| Error::File {
-                what: "write",
-                path: path.to_path_buf(),
-                source,
-            })?
+            if let Err(source) = nqueens::files::write(path, json.as_bytes()) {
+                // The folder was removed or the disk filled during the count: the result is
+                // not lost, it goes to stderr for the user to save.
+                eprintln!(
+                    "the partial result could not be written to {}; here it is:\n{}",
+                    path.display(),
+                    json.trim_end()
+                );
+                return Err(Error::File {
+                    what: "write",
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
         }
     }
     eprintln!(
