@@ -17,7 +17,7 @@ use std::path::PathBuf;
 pub use export::{Export, Exporter, Format};
 pub use machine::Machine;
 pub use result::{Bench, Calibration, Probe, Row};
-pub use runner::{run, Event, Settings};
+pub use runner::{run, Event, Settings, LEAST_SECONDS};
 
 /// Everything that can stop a benchmark.
 #[derive(Debug, thiserror::Error)]

@@ -65,10 +65,10 @@ pub struct Row {
     pub total: u128,
     /// Whether the count matched (always true in a finished benchmark).
     pub verified: bool,
-    /// Queens placed by one run.
-    pub nodes: u128,
-    /// Queens placed per second at the median time.
-    pub nodes_per_second: f64,
+    /// Queens placed by one run; `None` for the join engine, which places none one by one.
+    pub nodes: Option<u128>,
+    /// Queens placed per second at the median time (`None` with `nodes`).
+    pub nodes_per_second: Option<f64>,
     /// Subproblems in the plan of one run.
     pub subproblems: usize,
     /// Subproblems finished per second at the median time.
@@ -90,7 +90,7 @@ impl Row {
             (sorted[mid - 1] + sorted[mid]) / 2.0
         };
         let speedup = baseline.unwrap_or(median) / median;
-        let nodes = counts.nodes.unwrap_or(0);
+        let nodes = counts.nodes;
         Row {
             threads: counts.threads,
             min_seconds: sorted[0],
@@ -102,7 +102,7 @@ impl Row {
             total: counts.total,
             verified: counts.verified() == Some(true),
             nodes,
-            nodes_per_second: nodes as f64 / median,
+            nodes_per_second: nodes.map(|q| q as f64 / median),
             subproblems: counts.subproblems,
             subproblems_per_second: counts.subproblems as f64 / median,
             split_depth: counts.split_depth,
@@ -175,7 +175,7 @@ pub(crate) mod tests {
             (1.0, 2.0, 3.0)
         );
         assert_eq!((row.speedup, row.efficiency), (2.0, 1.0));
-        assert_eq!(row.nodes_per_second, 856_188.0 / 2.0);
+        assert_eq!(row.nodes_per_second, Some(856_188.0 / 2.0));
         assert_eq!(row.subproblems_per_second, 189.0);
         assert!(row.verified);
         assert_eq!(row.times_seconds, vec![3.0, 1.0, 2.0]);

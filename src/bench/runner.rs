@@ -9,7 +9,8 @@ use crate::{known, Counts, Engine, Options};
 /// What to measure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
-    /// Board size; `None` calibrates one so that a one-thread run takes about 1–3 s.
+    /// Board size; `None` calibrates one so that the run on the most threads takes at least
+    /// [`LEAST_SECONDS`] (scaling perfectly, so 1 to about 5 s on most machines).
     pub n: Option<u32>,
     /// Thread counts; empty means [`default_threads`]. 1 is always measured: it is the baseline.
     pub threads: Vec<usize>,
@@ -71,8 +72,12 @@ pub enum Event<'a> {
 
 /// One-thread runs shorter than this are too short to extrapolate from.
 const PROBE_SECONDS: f64 = 0.25;
-/// The calibration aims at the geometric middle of 1–3 s.
-const TARGET_SECONDS: f64 = 1.732;
+/// The least time a run on the most threads should take: below it, starting the threads and
+/// building the plan weigh on the speedup, and the table measures start-up, not scaling.
+pub const LEAST_SECONDS: f64 = 1.0;
+/// The longest one-thread run the calibration aims at, however many threads there are (on a
+/// very wide machine the widest run is then shorter, and the table says so).
+const MOST_ONE_THREAD_SECONDS: f64 = 60.0;
 /// The range the growth from one n to the next is kept within when extrapolating.
 const GROWTH: (f64, f64) = (4.0, 9.0);
 /// The calibration starts here.
@@ -88,10 +93,14 @@ pub fn run(
     }
     // Before the calibration, so that the load average is the machine's own.
     let machine = Machine::detect();
+    let threads = thread_counts(&settings.threads);
+    let widest = threads.iter().copied().max().unwrap_or(1);
     let (n, calibration) = match settings.n {
         Some(n) => (n, None),
         None => {
-            let c = calibrate(|n| {
+            // A one-thread run this long makes the widest run take LEAST_SECONDS if it scales.
+            let target = (LEAST_SECONDS * widest as f64).min(MOST_ONE_THREAD_SECONDS);
+            let c = calibrate(target, |n| {
                 on(Event::Calibrating { n })?;
                 let counts = count(n, 1, settings.engine, published(n)?, false)?;
                 Ok(counts.elapsed.as_secs_f64())
@@ -103,7 +112,6 @@ pub fn run(
         Some(total) => total,
         None => published(n)?,
     };
-    let threads = thread_counts(&settings.threads);
     let mut bench = Bench {
         machine,
         n,
@@ -200,8 +208,10 @@ pub fn thread_counts(asked: &[usize]) -> Vec<usize> {
 
 /// Chooses n from one-thread probe runs of growing n (`probe(n)` returns seconds): probe until a
 /// run takes 0.25 s, extrapolate with the growth of the last step (kept within 4–9× per n), and
-/// take the n whose measured or estimated time is nearest (by ratio) to the middle of 1–3 s.
+/// take the smallest n whose measured or estimated one-thread time is at least `target` seconds
+/// (the largest known n if none is).
 pub fn calibrate(
+    target: f64,
     mut probe: impl FnMut(u32) -> Result<f64, Error>,
 ) -> Result<(u32, Calibration), Error> {
     let last_n = known::table().len() as u32;
@@ -224,12 +234,12 @@ pub fn calibrate(
     candidates.extend(
         successors(Some((n, t)), |&(m, s)| Some((m + 1, s * growth)))
             .skip(1)
-            .take_while(|&(m, s)| m <= last_n && s < TARGET_SECONDS * growth),
+            .take_while(|&(m, s)| m <= last_n && s < target * growth),
     );
-    let distance = |s: f64| (s / TARGET_SECONDS).ln().abs();
     let &(chosen, estimated_seconds) = candidates
         .iter()
-        .min_by(|a, b| distance(a.1).total_cmp(&distance(b.1)))
+        .find(|c| c.1 >= target)
+        .or(candidates.last())
         .expect("at least one candidate");
     Ok((
         chosen,
@@ -265,17 +275,19 @@ mod tests {
     }
 
     #[test]
-    fn calibration_picks_the_n_nearest_to_two_seconds() {
+    fn calibration_picks_the_smallest_n_that_takes_the_target() {
         // 1e-6 s at n = 8: n = 15 takes 0.49 s (the last probe), n = 16 about 3.2 s, n = 17 21 s.
-        let (n, c) = calibrate(machine(1e-6)).unwrap();
+        let (n, c) = calibrate(1.0, machine(1e-6)).unwrap();
         assert_eq!(c.probes.last().unwrap().n, 15);
         assert_eq!(n, 16);
         assert!((c.estimated_seconds - 1e-6 * 6.5f64.powi(8)).abs() < 1e-9);
+        // Sixteen threads: the one-thread run must take 16 s, so n = 17.
+        assert_eq!(calibrate(16.0, machine(1e-6)).unwrap().0, 17);
         // A machine twice as slow: n = 15 takes about 1 s and is measured, not estimated.
-        let (n, c) = calibrate(machine(2e-6)).unwrap();
+        let (n, c) = calibrate(0.9, machine(2e-6)).unwrap();
         assert_eq!((n, c.probes.last().unwrap().n), (15, 15));
         // A very slow machine: n = 8 already takes 5 s.
-        assert_eq!(calibrate(machine(5.0)).unwrap().0, 8);
+        assert_eq!(calibrate(1.0, machine(5.0)).unwrap().0, 8);
     }
 
     #[test]
@@ -283,14 +295,14 @@ mod tests {
         // n = 14 looks only twice as dear as n = 13 (a busy machine): taken as 4 times, n = 15 is
         // estimated at 1.2 s and chosen; taken at its word, n = 17 would be (2.4 s).
         let times = [1e-4, 5e-4, 3e-3, 0.02, 0.1, 0.15, 0.3];
-        let (n, c) = calibrate(|n| Ok(times[n as usize - 8])).unwrap();
+        let (n, c) = calibrate(1.0, |n| Ok(times[n as usize - 8])).unwrap();
         assert_eq!(n, 15);
         assert!((c.estimated_seconds - 1.2).abs() < 1e-9);
     }
 
     #[test]
     fn calibration_stops_at_the_last_known_n() {
-        let (n, c) = calibrate(machine(1e-30)).unwrap();
+        let (n, c) = calibrate(1.0, machine(1e-30)).unwrap();
         assert_eq!(n, 27);
         assert_eq!(c.probes.len(), 20);
     }
@@ -338,7 +350,7 @@ mod tests {
         assert_eq!(threads, vec![1, 2]);
         for r in &bench.results {
             assert_eq!((r.total, r.verified, r.times_seconds.len()), (352, true, 2));
-            assert!(r.nodes > 352 && r.subproblems > 0);
+            assert!(r.nodes.is_some_and(|q| q > 352) && r.subproblems > 0);
         }
         assert_eq!(bench.results[0].speedup, 1.0);
     }

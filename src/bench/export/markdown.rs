@@ -1,7 +1,7 @@
 //! The Markdown export: the header as a list and the summary table, ready to paste.
 
 use super::Exporter;
-use crate::bench::table::{cells, describe, COLUMNS};
+use crate::bench::table::{cells, columns, describe};
 use crate::bench::{Bench, Error};
 
 /// The header and the summary table in Markdown.
@@ -15,10 +15,11 @@ impl Exporter for Markdown {
         }
         let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
         text += "\n";
-        text += &line(COLUMNS.iter().map(|c| c.to_string()).collect());
-        text += &line(vec!["---:".to_string(); COLUMNS.len()]);
+        let titles = columns(bench);
+        text += &line(titles.iter().map(|c| c.to_string()).collect());
+        text += &line(vec!["---:".to_string(); titles.len()]);
         for row in &bench.results {
-            text += &line(cells(row).to_vec());
+            text += &line(cells(bench, row));
         }
         Ok(text.into_bytes())
     }

@@ -58,6 +58,9 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
     let mut out = io::stdout().lock();
     writeln!(out)?;
     write!(out, "{}", table::table(&bench))?;
+    if let Some(warning) = table::startup_warning(&bench) {
+        eprintln!("{warning}");
+    }
     Ok(Exit::Success)
 }
 
