@@ -51,6 +51,7 @@ pub mod reference;
 pub mod report;
 mod rng;
 pub mod solve;
+mod text;
 mod time;
 
 pub use counts::Counts;

@@ -2,11 +2,16 @@
 //!
 //! A merge cannot be fooled: every input must parse completely as a [`PartialResult`] of the
 //! format this program reads, with its checksum intact; all must agree on format version, n,
-//! engine, plan (its fingerprint too) and K; each
-//! shard's subproblems must be those the [`Partition`] of that plan gives it (the count and the
-//! digest of its ids are recomputed); every shard from 1 to K must be present; a shard found twice
-//! is a warning when both copies agree and a refusal when they do not. Every refusal names the
-//! inputs and shards at fault.
+//! engine, plan (its fingerprint too) and K; every shard from 1 to K must be present, and a
+//! shard found twice is a warning when both copies agree and a refusal when they do not (both
+//! checked from the files alone, before any plan is built); each shard's subproblems must be
+//! those the [`Partition`] of that plan gives it (the count and the digest of its ids are
+//! recomputed). Every refusal names the inputs and shards at fault; what it quotes of a file is
+//! escaped and cut, and its lists are capped.
+//!
+//! Inputs are read one by one ([`Reader`]): a file's text can be dropped once its results are
+//! read, and all inputs together may hold at most [`MAX_TOTAL_BYTES`], so the memory a merge
+//! takes is bounded however many files it is given.
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
@@ -16,10 +21,15 @@ use serde_json::Value;
 
 use crate::cluster::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSION};
 use crate::report::plural;
+use crate::text::{capped, excerpt};
 use crate::{Counts, Options};
 
 /// The largest input merge reads: 10,000 shard results take about 6 MiB.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// The most all inputs of one merge may hold together (about 1.5 million shard results): a
+/// result read takes less memory than its text, so a merge stays within about this much.
+pub const MAX_TOTAL_BYTES: u64 = 1 << 30;
 
 /// One input: a name for messages (a file name) and its text, holding one or more partial
 /// results (JSON objects one after another, as `cat` or GNU parallel put them).
@@ -50,10 +60,10 @@ pub enum Error {
     #[error("nothing to merge: give the shard result files")]
     Empty,
     /// Inputs that are not complete partial results.
-    #[error("cannot merge: {}", .0.join("; "))]
+    #[error("cannot merge: {}", capped(.0, "; "))]
     Malformed(Vec<String>),
     /// Inputs from different runs.
-    #[error("cannot merge results of different runs: mixed {field}: {}", .groups.join("; "))]
+    #[error("cannot merge results of different runs: mixed {field}: {}", capped(.groups, "; "))]
     Mixed {
         /// What differs.
         field: &'static str,
@@ -61,10 +71,10 @@ pub enum Error {
         groups: Vec<String>,
     },
     /// A shard whose subproblems are not the ones the partition gives it.
-    #[error("cannot merge: {}", .0.join("; "))]
+    #[error("cannot merge: {}", capped(.0, "; "))]
     Foreign(Vec<String>),
     /// One shard with two different results.
-    #[error("cannot merge: {}", .0.join("; "))]
+    #[error("cannot merge: {}", capped(.0, "; "))]
     Conflict(Vec<String>),
     /// Shards not given.
     #[error("cannot merge: missing {} of {shards}: {} (read {read})", plural(.missing.len(), "shard"), list(.missing))]
@@ -87,31 +97,267 @@ pub enum Error {
 }
 
 fn list<T: Display>(items: &[T]) -> String {
-    const SHOWN: usize = 20;
-    let mut text: Vec<String> = items.iter().take(SHOWN).map(|x| x.to_string()).collect();
-    if items.len() > SHOWN {
-        text.push(format!("… ({} more)", items.len() - SHOWN));
-    }
-    text.join(", ")
+    capped(items, ", ")
 }
 
 /// Checks and sums `inputs`; `threads` only speeds up rebuilding the partition.
 pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
-    let results = parse(inputs)?;
-    let first = &results.first().ok_or(Error::Empty)?.1;
+    let mut reader = Reader::default();
+    for input in inputs {
+        reader.add(input);
+    }
+    reader.merge(threads)
+}
 
-    // Which shard each result is, before anything is built for its K.
-    let mut foreign = Vec::new();
-    let shards: Vec<Option<Shard>> = results
+/// The fields runs are compared by, before anything else is read: what each is called in
+/// messages, and its key in the file.
+const RUN_FIELDS: [(&str, &str); 6] = [
+    ("format version", "format_version"),
+    ("n", "n"),
+    ("engine", "engine"),
+    ("number of shards K", "shards"),
+    ("split depth", "split_depth"),
+    ("plan size", "plan_subproblems"),
+];
+
+/// Partial results read input by input, for [`Reader::merge`]: each input's text can be dropped
+/// once it is read.
+#[derive(Debug, Default)]
+pub struct Reader {
+    /// Every object read, named `file` or `file#k` (the k-th object of a file with several).
+    read: Vec<Object>,
+    /// Inputs that are not JSON objects one after another.
+    broken: Vec<String>,
+    /// Bytes read so far, over every input.
+    bytes: u64,
+}
+
+/// One object of an input.
+#[derive(Debug)]
+struct Object {
+    name: String,
+    /// Its [`RUN_FIELDS`], as text (escaped and cut: they are quoted in messages).
+    run: [String; 6],
+    what: Kind,
+}
+
+/// What an object turned out to be.
+#[derive(Debug)]
+enum Kind {
+    /// A partial result, checksum and time checked.
+    Result(Box<PartialResult>),
+    /// Not an nqueens shard result at all (no `format`).
+    Foreign(String),
+    /// A shard result that cannot be used (a missing field, a wrong checksum).
+    Damaged(String),
+}
+
+impl Reader {
+    /// Reads the partial results in `input`.
+    pub fn add(&mut self, input: &Input) {
+        self.bytes = self.bytes.saturating_add(input.text.len() as u64);
+        if self.bytes > MAX_TOTAL_BYTES {
+            self.broken.push(format!(
+                "{}: the inputs hold more than {} MiB in all, far more than any set of shard \
+                 results",
+                excerpt(&input.name),
+                MAX_TOTAL_BYTES >> 20
+            ));
+            return;
+        }
+        // How many objects, without building them, so that each is named before it is read.
+        let mut count = 0;
+        for object in
+            serde_json::Deserializer::from_str(&input.text).into_iter::<serde::de::IgnoredAny>()
+        {
+            count += 1;
+            if object.is_err() {
+                break;
+            }
+        }
+        let objects = serde_json::Deserializer::from_str(&input.text).into_iter::<Value>();
+        let mut seen = 0;
+        for (k, object) in objects.enumerate() {
+            seen += 1;
+            let name = if count > 1 {
+                format!("{}#{}", input.name, k + 1)
+            } else {
+                input.name.clone()
+            };
+            match object {
+                Ok(v) => self.read.push(Object::of(name, v)),
+                Err(e) if e.is_eof() => self.broken.push(format!(
+                    "{name} is truncated ({}): was its shard killed?",
+                    excerpt(&e.to_string())
+                )),
+                Err(e) => {
+                    self.broken.push(format!(
+                        "{name} is not valid JSON ({})",
+                        excerpt(&e.to_string())
+                    ));
+                    break;
+                }
+            }
+        }
+        if seen == 0 {
+            self.broken
+                .push(format!("{} is empty, not a shard result", input.name));
+        }
+    }
+
+    /// Checks and sums what was read; `threads` only speeds up rebuilding the partition.
+    pub fn merge(self, threads: usize) -> Result<Merged, Error> {
+        check(self.read, self.broken, threads)
+    }
+}
+
+impl Object {
+    /// The object `v`, named `name`.
+    fn of(name: String, v: Value) -> Object {
+        let run = RUN_FIELDS.map(|(_, key)| {
+            excerpt(&match &v[key] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+        });
+        let what = if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            Kind::Foreign(format!(
+                "{name} is not an nqueens shard result (no \"format\": \"{FORMAT}\")"
+            ))
+        } else {
+            match serde_json::from_value::<PartialResult>(v) {
+                Ok(r) if r.checksum != r.expected_checksum() => Kind::Damaged(format!(
+                    "{name}: its checksum does not match its contents ({} recorded, {} \
+                     computed): the file was changed or damaged after its shard wrote it",
+                    excerpt(&r.checksum),
+                    r.expected_checksum()
+                )),
+                Ok(r) if !(r.elapsed_seconds.is_finite() && r.elapsed_seconds >= 0.0) => {
+                    Kind::Damaged(format!(
+                        "{name}: elapsed_seconds {} is not a time",
+                        r.elapsed_seconds
+                    ))
+                }
+                Ok(r) => Kind::Result(Box::new(r)),
+                Err(e) => Kind::Damaged(format!(
+                    "{name} is not a complete shard result: {}",
+                    excerpt(&e.to_string())
+                )),
+            }
+        };
+        Object { name, run, what }
+    }
+}
+
+/// The checks of a merge, in the order that names the first thing wrong: broken inputs, foreign
+/// ones, mixed runs, another format version, damaged results, shards that are not numbers of
+/// K; then, from the files alone, conflicting copies and missing shards; only then the plan, and
+/// each shard held to its partition.
+fn check(read: Vec<Object>, broken: Vec<String>, threads: usize) -> Result<Merged, Error> {
+    if read.is_empty() && broken.is_empty() {
+        return Err(Error::Empty);
+    }
+    if !broken.is_empty() {
+        return Err(Error::Malformed(broken));
+    }
+    let foreign: Vec<String> = read
         .iter()
-        .map(|(name, r)| {
-            r.shard()
-                .map_err(|e| foreign.push(format!("{name}: {e}")))
-                .ok()
+        .filter_map(|o| match &o.what {
+            Kind::Foreign(why) => Some(why.clone()),
+            _ => None,
         })
         .collect();
     if !foreign.is_empty() {
+        return Err(Error::Malformed(foreign));
+    }
+    // Runs are compared before the fields are read, so that a result of another run is called
+    // that even when this program cannot read it (another version, an unknown engine).
+    for (i, (field, _)) in RUN_FIELDS.iter().enumerate() {
+        let items: Vec<(String, &str)> = read
+            .iter()
+            .map(|o| (o.name.clone(), o.run[i].as_str()))
+            .collect();
+        same(&items, field, |v| v.to_string())?;
+    }
+    let version = &read[0].run[0];
+    if version != &FORMAT_VERSION.to_string() {
+        let names: Vec<&str> = read.iter().map(|o| o.name.as_str()).collect();
+        return Err(Error::Malformed(vec![format!(
+            "{} {} format version {version}; this nqueens reads version {FORMAT_VERSION}",
+            list(&names),
+            if read.len() == 1 { "has" } else { "have" },
+        )]));
+    }
+    let mut damaged = Vec::new();
+    let mut results = Vec::new();
+    for o in read {
+        match o.what {
+            Kind::Result(r) => results.push((o.name, *r)),
+            Kind::Damaged(why) | Kind::Foreign(why) => damaged.push(why),
+        }
+    }
+    if !damaged.is_empty() {
+        return Err(Error::Malformed(damaged));
+    }
+    let first = results[0].1.clone();
+
+    // Which shard each result is, before anything is built for its K.
+    let mut foreign = Vec::new();
+    let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
+    for (name, r) in &results {
+        match r.shard() {
+            Ok(shard) => by_shard.entry(shard.index()).or_default().push((name, r)),
+            Err(e) => foreign.push(format!("{name}: {e}")),
+        }
+    }
+    if !foreign.is_empty() {
         return Err(Error::Foreign(foreign));
+    }
+
+    // Copies and gaps, from the files alone: no plan is built for a set that cannot add up.
+    let mut warnings = Vec::new();
+    let mut conflicts = Vec::new();
+    for (index, copies) in &by_shard {
+        if copies.len() < 2 {
+            continue;
+        }
+        let names = copies.iter().map(|(name, _)| *name).collect::<Vec<_>>();
+        if copies.iter().all(|(_, r)| r.total == copies[0].1.total) {
+            warnings.push(format!(
+                "shard {index}/{} is given {} times with the same total ({}); counted once",
+                first.shards,
+                copies.len(),
+                list(&names)
+            ));
+        } else {
+            let totals: Vec<String> = copies
+                .iter()
+                .map(|(name, r)| format!("{} in {name}", r.total))
+                .collect();
+            conflicts.push(format!(
+                "shard {index}/{} has different totals: {}",
+                first.shards,
+                list(&totals)
+            ));
+        }
+    }
+    if !conflicts.is_empty() {
+        return Err(Error::Conflict(conflicts));
+    }
+    let missing: Vec<u32> = Shard::all(first.shards)
+        .map(Shard::index)
+        .filter(|i| !by_shard.contains_key(i))
+        .collect();
+    if !missing.is_empty() {
+        let read: Vec<String> = results
+            .iter()
+            .map(|(name, r)| format!("{name} (shard {})", r.shard))
+            .collect();
+        return Err(Error::Missing {
+            missing,
+            shards: first.shards,
+            read: list(&read),
+        });
     }
 
     // Rebuild the plan and partition and hold every shard to them.
@@ -130,8 +376,7 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
     let fingerprint = format!("{:08x}", plan.fingerprint());
-    let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
-    for ((name, r), shard) in results.iter().zip(shards.into_iter().flatten()) {
+    for (name, r) in &results {
         if plan.engine() != r.engine
             || plan.split_depth() != r.split_depth
             || plan.len() != r.plan_subproblems
@@ -144,73 +389,29 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
                 r.engine,
                 r.split_depth,
                 r.plan_subproblems,
-                r.plan,
+                excerpt(&r.plan),
                 plan.engine(),
                 plan.split_depth(),
                 plan.len(),
-                r.program_version
+                excerpt(&r.program_version)
             ));
             continue;
         }
-        let (ids, digest) = &summaries[shard.index() as usize - 1];
+        let (ids, digest) = &summaries[r.shard as usize - 1];
         if (r.subproblems, &r.ids_digest) != (*ids, digest) {
             foreign.push(format!(
-                "{name}: shard {shard} has {} subproblems with ids {}, but this program gives it \
+                "{name}: shard {}/{} has {} subproblems with ids {}, but this program gives it \
                  {ids} with ids {digest}; it was written by nqueens {}",
-                r.subproblems, r.ids_digest, r.program_version
+                r.shard,
+                r.shards,
+                r.subproblems,
+                excerpt(&r.ids_digest),
+                excerpt(&r.program_version)
             ));
-            continue;
         }
-        by_shard.entry(shard.index()).or_default().push((name, r));
     }
     if !foreign.is_empty() {
         return Err(Error::Foreign(foreign));
-    }
-
-    let mut warnings = Vec::new();
-    let mut conflicts = Vec::new();
-    for (index, copies) in &by_shard {
-        if copies.len() < 2 {
-            continue;
-        }
-        let names = copies.iter().map(|(name, _)| *name).collect::<Vec<_>>();
-        if copies.iter().all(|(_, r)| r.total == copies[0].1.total) {
-            warnings.push(format!(
-                "shard {index}/{} is given {} times with the same total ({}); counted once",
-                first.shards,
-                copies.len(),
-                names.join(", ")
-            ));
-        } else {
-            let totals: Vec<String> = copies
-                .iter()
-                .map(|(name, r)| format!("{} in {name}", r.total))
-                .collect();
-            conflicts.push(format!(
-                "shard {index}/{} has different totals: {}",
-                first.shards,
-                totals.join(", ")
-            ));
-        }
-    }
-    if !conflicts.is_empty() {
-        return Err(Error::Conflict(conflicts));
-    }
-
-    let missing: Vec<u32> = Shard::all(first.shards)
-        .map(Shard::index)
-        .filter(|i| !by_shard.contains_key(i))
-        .collect();
-    if !missing.is_empty() {
-        let read: Vec<String> = results
-            .iter()
-            .map(|(name, r)| format!("{name} (shard {})", r.shard))
-            .collect();
-        return Err(Error::Missing {
-            missing,
-            shards: first.shards,
-            read: list(&read),
-        });
     }
 
     let shards: Vec<PartialResult> = by_shard.values().map(|c| c[0].1.clone()).collect();
@@ -236,99 +437,6 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
         shards,
         warnings,
     })
-}
-
-/// Every partial result in `inputs`, named `file` or `file#k` (the k-th object of a file with
-/// several), when all are readable results of one run; otherwise every reason they are not.
-fn parse(inputs: &[Input]) -> Result<Vec<(String, PartialResult)>, Error> {
-    if inputs.is_empty() {
-        return Err(Error::Empty);
-    }
-    let mut bad = Vec::new();
-    let mut values = Vec::new();
-    for input in inputs {
-        let objects: Vec<_> = serde_json::Deserializer::from_str(&input.text)
-            .into_iter::<Value>()
-            .collect();
-        if objects.is_empty() {
-            bad.push(format!("{} is empty, not a shard result", input.name));
-        }
-        let several = objects.len() > 1;
-        for (k, object) in objects.into_iter().enumerate() {
-            let name = if several {
-                format!("{}#{}", input.name, k + 1)
-            } else {
-                input.name.clone()
-            };
-            match object {
-                Ok(v) => values.push((name, v)),
-                Err(e) if e.is_eof() => {
-                    bad.push(format!("{name} is truncated ({e}): was its shard killed?"))
-                }
-                Err(e) => bad.push(format!("{name} is not valid JSON ({e})")),
-            }
-        }
-    }
-    if !bad.is_empty() {
-        return Err(Error::Malformed(bad));
-    }
-    for (name, v) in &values {
-        if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            bad.push(format!(
-                "{name} is not an nqueens shard result (no \"format\": \"{FORMAT}\")"
-            ));
-        }
-    }
-    if !bad.is_empty() {
-        return Err(Error::Malformed(bad));
-    }
-    // Runs are compared before the fields are read, so that a result of another run is called
-    // that even when this program cannot read it (another version, an unknown engine).
-    for (field, key) in [
-        ("format version", "format_version"),
-        ("n", "n"),
-        ("engine", "engine"),
-        ("number of shards K", "shards"),
-        ("split depth", "split_depth"),
-        ("plan size", "plan_subproblems"),
-    ] {
-        same(&values, field, |v| match &v[key] {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })?;
-    }
-    let version = &values[0].1["format_version"];
-    if version.as_u64() != Some(u64::from(FORMAT_VERSION)) {
-        return Err(Error::Malformed(vec![format!(
-            "{} {} format version {version}; this nqueens reads version {FORMAT_VERSION}",
-            list(&values.iter().map(|(name, _)| name).collect::<Vec<_>>()),
-            if values.len() == 1 { "has" } else { "have" },
-        )]));
-    }
-    let mut results = Vec::new();
-    for (name, v) in values {
-        match serde_json::from_value::<PartialResult>(v) {
-            Ok(r) if r.checksum != r.expected_checksum() => bad.push(format!(
-                "{name}: its checksum does not match its contents ({} recorded, {} computed): \
-                 the file was changed or damaged after its shard wrote it",
-                r.checksum,
-                r.expected_checksum()
-            )),
-            Ok(r) if !(r.elapsed_seconds.is_finite() && r.elapsed_seconds >= 0.0) => {
-                bad.push(format!(
-                    "{name}: elapsed_seconds {} is not a time",
-                    r.elapsed_seconds
-                ))
-            }
-            Ok(r) => results.push((name, r)),
-            Err(e) => bad.push(format!("{name} is not a complete shard result: {e}")),
-        }
-    }
-    if bad.is_empty() {
-        Ok(results)
-    } else {
-        Err(Error::Malformed(bad))
-    }
 }
 
 /// Refuses when `key` differs between the named items, naming which have which value.

@@ -49,6 +49,7 @@ use std::time::{Duration, Instant};
 
 use crate::kernel::Search;
 use crate::plan::Plan;
+use crate::text::{capped, excerpt};
 
 /// The version of the file format this program reads and writes.
 pub const FORMAT: u32 = 2;
@@ -157,7 +158,10 @@ impl Identity {
         let theirs: Vec<(&str, &str)> = body
             .split(' ')
             .skip(1)
-            .map(|f| f.split_once('=').ok_or(format!("bad header field '{f}'")))
+            .map(|f| {
+                f.split_once('=')
+                    .ok_or(format!("bad header field '{}'", excerpt(f)))
+            })
             .collect::<Result<_, _>>()?;
         let value = |fields: &[(&str, &str)], key: &str| {
             fields
@@ -182,16 +186,19 @@ impl Identity {
             .filter_map(|key| {
                 let (file, here) = (value(&theirs, key), value(&ours, key));
                 (file != here).then(|| {
-                    let show = |v: Option<String>| v.unwrap_or_else(|| "missing".to_string());
+                    let show = |v: Option<String>| {
+                        v.map_or_else(|| "missing".to_string(), |v| excerpt(&v))
+                    };
                     format!(
-                        "{key} is {} in the file but {} here",
+                        "{} is {} in the file but {} here",
+                        excerpt(key),
                         show(file),
                         show(here)
                     )
                 })
             })
             .collect();
-        Ok((!differences.is_empty()).then(|| differences.join("; ")))
+        Ok((!differences.is_empty()).then(|| capped(&differences, "; ")))
     }
 }
 
@@ -294,7 +301,7 @@ fn parse_record(line: &str, identity: &Identity) -> Result<(usize, Search), Stri
     };
     let number = |s: &str| {
         s.parse::<u64>()
-            .map_err(|_| format!("'{s}' is not a count"))
+            .map_err(|_| format!("'{}' is not a count", excerpt(s)))
     };
     let (id, solutions, nodes) = (number(id)?, number(solutions)?, number(nodes)?);
     let id = usize::try_from(id)
@@ -475,6 +482,7 @@ fn lock_file(file: &File, path: &Path) -> Result<(), Error> {
 
 /// The process of this machine that holds the `flock` of `file`, from `/proc/locks`, with its
 /// command line: `process 1234 (nqueens count 22 --checkpoint n22.ckpt)`.
+#[cfg(unix)]
 fn holder(file: &File) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let meta = file.metadata().ok()?;
@@ -504,6 +512,12 @@ fn holder(file: &File) -> Option<String> {
         Some(command) => format!("process {pid} ({command})"),
         None => format!("process {pid}"),
     })
+}
+
+/// Outside Unix no lock table is read: the refusal says the file is in use, not by whom.
+#[cfg(not(unix))]
+fn holder(_file: &File) -> Option<String> {
+    None
 }
 
 /// The writer thread: appends the queue every [`WRITE_EVERY`], syncs within [`SYNC_EVERY`], and
@@ -545,6 +559,21 @@ fn write_records(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_foreign_header_is_quoted_escaped_cut_and_capped() {
+        let mut body = String::from("nqueens-checkpoint format=2 program=0.1.0 n=\u{1b}[2J");
+        body.push_str(&"9".repeat(100_000));
+        for k in 0..1000 {
+            body.push_str(&format!(" extra{k}=1"));
+        }
+        let line = format!("{body} crc={:08x}", crc32fast::hash(body.as_bytes()));
+        let differences = identity().compare(&line).unwrap().expect("it differs");
+        assert!(!differences.contains('\u{1b}'), "an escape got through");
+        assert!(differences.contains("n is \\u{1b}[2J999"), "{differences}");
+        assert!(differences.len() < 2_000, "{} bytes", differences.len());
+        assert!(differences.ends_with("more"), "{differences}");
+    }
 
     fn identity() -> Identity {
         Identity::new(

@@ -939,3 +939,83 @@ fn merge_reads_the_shards_from_stdin() {
         .code(1)
         .stdout("");
 }
+
+/// `text` (one shard result) with `edit` applied and its checksum made to match again.
+fn resealed(text: &str, edit: impl Fn(&mut Value)) -> String {
+    let mut v: Value = serde_json::from_str(text).unwrap();
+    edit(&mut v);
+    let r: cluster::PartialResult = serde_json::from_value(v.clone()).unwrap();
+    v["checksum"] = r.expected_checksum().into();
+    v.to_string()
+}
+
+#[test]
+fn what_merge_quotes_of_a_file_is_escaped_and_cut() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 8, 2, &[]);
+    let text = fs::read_to_string(&files[1]).unwrap();
+    // A host of 10 MB with a terminal escape in it, and a checksum that matches: merge quotes
+    // the file's program version and host nowhere in full.
+    let hostile = format!("\u{1b}[2J{}", "h".repeat(10_000_000));
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["engine"] = hostile.clone().into();
+    fs::write(&files[1], v.to_string()).unwrap();
+    let out = nqueens()
+        .arg("merge")
+        .args(&files)
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(!stderr.contains('\u{1b}'), "an escape got through");
+    assert!(stderr.len() < 2_000, "{} bytes of message", stderr.len());
+    assert!(
+        stderr.contains("mixed engine"),
+        "{}",
+        &stderr[..stderr.len().min(500)]
+    );
+    assert!(
+        stderr.contains("\\u{1b}[2Jhhhh"),
+        "{}",
+        &stderr[..stderr.len().min(500)]
+    );
+}
+
+#[test]
+fn merge_names_missing_shards_from_the_files_before_it_builds_a_plan() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 8, 3, &[]);
+    // Shards that say n = 33: no plan of theirs can be built, so only a check of the files
+    // alone can name the missing shard.
+    let edited: Vec<PathBuf> = files[..2]
+        .iter()
+        .map(|f| {
+            let text = resealed(&fs::read_to_string(f).unwrap(), |v| v["n"] = 33.into());
+            fs::write(f, text).unwrap();
+            f.clone()
+        })
+        .collect();
+    nqueens()
+        .arg("merge")
+        .args(&edited)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::starts_with(
+            "error: cannot merge: missing 1 shard of 3: 3",
+        ));
+    // Lists are capped: one shard of 10,000 names 20 missing ones and how many more.
+    let one = run_shards(dir.path(), 8, 1, &[]);
+    let text = resealed(&fs::read_to_string(&one[0]).unwrap(), |v| {
+        v["shards"] = 10_000.into()
+    });
+    fs::write(&one[0], text).unwrap();
+    let out = nqueens().arg("merge").args(&one).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("missing 9999 shards of 10000: 2, 3, 4")
+            && stderr.contains("and 9,979 more"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 500, "{stderr}");
+}

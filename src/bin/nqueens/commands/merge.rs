@@ -50,22 +50,20 @@ fn read_input(path: &Path) -> io::Result<String> {
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
 /// does; warnings and a summary of the shards go to stderr.
 pub fn run(files: &[PathBuf], json: bool) -> Result<Exit, Error> {
-    let inputs = files
-        .iter()
-        .map(|path| {
-            read_input(path)
-                .map(|text| Input {
-                    name: path.display().to_string(),
-                    text,
-                })
-                .map_err(|source| Error::File {
-                    what: "read",
-                    path: path.clone(),
-                    source,
-                })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let merged = merge::merge(&inputs, num_cpus::get())?;
+    // One file at a time: its text is dropped once its results are read.
+    let mut reader = merge::Reader::default();
+    for path in files {
+        let text = read_input(path).map_err(|source| Error::File {
+            what: "read",
+            path: path.clone(),
+            source,
+        })?;
+        reader.add(&Input {
+            name: path.display().to_string(),
+            text,
+        });
+    }
+    let merged = reader.merge(num_cpus::get())?;
     for warning in &merged.warnings {
         eprintln!("warning: {warning}");
     }
