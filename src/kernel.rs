@@ -184,6 +184,7 @@ fn has_bmi() -> bool {
 }
 
 /// The instructions the backtrack runs with on this CPU (the choice `dispatch` makes).
+#[cfg(any(test, feature = "cli"))]
 pub(crate) fn instructions() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if has_bmi() {

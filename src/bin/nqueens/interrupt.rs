@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
 use signal_hook::consts::{SIGINT, SIGTERM};
-use signal_hook::iterator::Signals;
 
 use crate::progress::note;
 
@@ -120,7 +119,9 @@ pub fn quit_with(last_words: impl FnOnce(Signal) + Send + 'static) {
 
 /// Calls `received` with each SIGINT and SIGTERM from now on, on a thread of its own; warns when
 /// they cannot be caught.
+#[cfg(unix)]
 fn catch(mut received: impl FnMut(i32) + Send + 'static) {
+    use signal_hook::iterator::Signals;
     let caught = Signals::new([SIGINT, SIGTERM]).and_then(|mut signals| {
         std::thread::Builder::new()
             .name("nqueens-signals".to_string())
@@ -132,6 +133,12 @@ fn catch(mut received: impl FnMut(i32) + Send + 'static) {
         ));
     }
 }
+
+/// Outside Unix no signal is caught: Ctrl-C ends the program at once, and a checkpoint keeps
+/// what was saved before it (at most the last [`nqueens::exec::checkpoint::WRITE_EVERY`] is
+/// lost and redone).
+#[cfg(not(unix))]
+fn catch(_received: impl FnMut(i32) + Send + 'static) {}
 
 fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32, resume: &str) {
     let Some(signal) = Signal::from_raw(raw) else {

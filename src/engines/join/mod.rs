@@ -431,6 +431,7 @@ impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for 
 
 /// The instructions the join engine's counter and quarter joins run with on this CPU, chosen
 /// at run time (the build carries AVX-512, AVX2 and portable code).
+#[cfg(any(test, feature = "cli"))]
 pub(crate) fn instructions() -> &'static str {
     pairs::instructions()
 }

@@ -317,6 +317,7 @@ pub(super) fn has_avx512() -> bool {
 
 /// The instructions the pair counter and the quarter joins run with on this CPU (the choice of
 /// [`count_sample`] and `half.rs`).
+#[cfg(any(test, feature = "cli"))]
 pub(crate) fn instructions() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     {

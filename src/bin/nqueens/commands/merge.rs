@@ -3,7 +3,6 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use nqueens::cluster::merge::{self, Input};
@@ -27,8 +26,15 @@ fn read_input(path: &Path) -> io::Result<String> {
         let file = fs::File::open(path)?;
         let meta = file.metadata()?;
         let kind = meta.file_type();
+        #[cfg(unix)]
+        let device = {
+            use std::os::unix::fs::FileTypeExt;
+            kind.is_char_device() || kind.is_block_device()
+        };
+        #[cfg(not(unix))]
+        let device = false;
         // Pipes (`<(cat …)`) are read, as far as the limit; devices never are.
-        if kind.is_dir() || kind.is_char_device() || kind.is_block_device() {
+        if kind.is_dir() || device {
             return Err(io::Error::other(
                 "it is not a file of shard results (a device or a folder)",
             ));
