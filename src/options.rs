@@ -3,15 +3,52 @@
 use crate::Engine;
 
 /// The worker threads a run uses when none are asked for: the CPUs this process may run on (its
-/// affinity mask and control group, which `taskset`, Slurm and containers set), and no more than
-/// Slurm's `SLURM_CPUS_PER_TASK` when it is set.
+/// affinity mask and control group, which `taskset`, Slurm and containers set), and within a
+/// Slurm job no more than it was granted: `SLURM_CPUS_PER_TASK`, and the node's CPUs
+/// (`SLURM_CPUS_ON_NODE`) shared among the tasks of this step on the node
+/// (`SLURM_STEP_TASKS_PER_NODE`, `srun -n 2` without `-c`): the least of them.
 pub fn default_threads() -> usize {
-    let cpus = num_cpus::get();
-    let granted = std::env::var("SLURM_CPUS_PER_TASK")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&k| k >= 1);
-    granted.map_or(cpus, |k| k.min(cpus))
+    granted_threads(num_cpus::get(), |name| std::env::var(name).ok())
+}
+
+/// [`default_threads`] for a process that may run on `cpus` CPUs, reading the environment
+/// through `var`.
+pub(crate) fn granted_threads(cpus: usize, var: impl Fn(&str) -> Option<String>) -> usize {
+    let number = |name: &str| {
+        var(name)
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&k| k >= 1)
+    };
+    let per_task = number("SLURM_CPUS_PER_TASK");
+    // The node's CPUs shared among this step's tasks on this node.
+    let per_node = number("SLURM_CPUS_ON_NODE").map(|on_node| {
+        let tasks = var("SLURM_STEP_TASKS_PER_NODE")
+            .and_then(|list| tasks_on_node(&list, number("SLURM_NODEID").unwrap_or(0)))
+            .unwrap_or(1);
+        (on_node / tasks.max(1)).max(1)
+    });
+    [Some(cpus), per_task, per_node]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(cpus)
+        .max(1)
+}
+
+/// The tasks on node `node` (from 0) of Slurm's tasks-per-node list: `2(x3),1` is 2, 2, 2, 1.
+fn tasks_on_node(list: &str, node: usize) -> Option<usize> {
+    let mut seen = 0;
+    for entry in list.split(',') {
+        let (tasks, repeat) = match entry.split_once("(x") {
+            Some((tasks, rest)) => (tasks, rest.strip_suffix(')')?.parse::<usize>().ok()?),
+            None => (entry, 1),
+        };
+        seen += repeat;
+        if node < seen {
+            return tasks.trim().parse().ok();
+        }
+    }
+    None
 }
 
 /// How to count: start from [`Options::default`] and change what you need.
@@ -80,5 +117,52 @@ impl Default for Options {
             count_nodes: false,
             memory: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn threads(cpus: usize, vars: &[(&str, &str)]) -> usize {
+        granted_threads(cpus, |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn a_run_takes_the_least_it_was_granted() {
+        assert_eq!(threads(16, &[]), 16);
+        assert_eq!(threads(16, &[("SLURM_CPUS_PER_TASK", "4")]), 4);
+        // `srun -n 2` without `-c` on a node that granted 2 CPUs: one each.
+        let two_tasks = [
+            ("SLURM_CPUS_ON_NODE", "2"),
+            ("SLURM_STEP_TASKS_PER_NODE", "2"),
+        ];
+        assert_eq!(threads(16, &two_tasks), 1);
+        // The second node of `2(x2),1` holds 2 tasks of 8 CPUs: 4 each; the third 1 of 8.
+        let nodes = |id: &'static str| {
+            [
+                ("SLURM_CPUS_ON_NODE", "8"),
+                ("SLURM_STEP_TASKS_PER_NODE", "2(x2),1"),
+                ("SLURM_NODEID", id),
+            ]
+        };
+        assert_eq!(threads(16, &nodes("1")), 4);
+        assert_eq!(threads(16, &nodes("2")), 8);
+        // The affinity mask is the least: 3 CPUs of a 32-CPU node.
+        assert_eq!(threads(3, &[("SLURM_CPUS_ON_NODE", "32")]), 3);
+        // Nonsense is ignored, never zero threads.
+        assert_eq!(
+            threads(
+                4,
+                &[("SLURM_CPUS_PER_TASK", "0"), ("SLURM_CPUS_ON_NODE", "x")]
+            ),
+            4
+        );
+        assert_eq!(tasks_on_node("2(x3),1", 3), Some(1));
+        assert_eq!(tasks_on_node("2(x3),1", 4), None);
     }
 }

@@ -201,6 +201,12 @@ fn without_j_a_run_uses_the_cpus_it_was_granted() {
     let mut slurm = nqueens();
     slurm.env("SLURM_CPUS_PER_TASK", "1");
     assert_eq!(threads_used(&mut slurm), 1);
+    // `srun -n 2` without `-c`, on a node that granted the step 2 CPUs: one thread each.
+    let mut step = nqueens();
+    step.env_remove("SLURM_CPUS_PER_TASK")
+        .env("SLURM_CPUS_ON_NODE", "2")
+        .env("SLURM_STEP_TASKS_PER_NODE", "2");
+    assert_eq!(threads_used(&mut step), 1);
     // An affinity mask of one CPU (taskset, or a scheduler's cpuset).
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
     let mut pinned = assert_cmd::Command::new("taskset");

@@ -639,7 +639,7 @@ fn gnu_parallel_runs_the_shards_and_merge_sums_them() {
 }
 
 /// A stand-in for `sbatch` that runs the jobs at once, in order, and logs its arguments (one
-/// call a line) to `$SBATCH_LOG`: each task of `--array=A-B[%T]` (or of one index `--array=I`)
+/// call a line) to `$SBATCH_LOG`: each task of `--array=LIST[%T]` (indices and ranges A-B)
 /// with the variables Slurm sets, then a `--wrap` command. Dependencies hold because it runs in
 /// order.
 const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
@@ -656,12 +656,22 @@ for arg in "$@"; do
   esac
 done
 # A job's failure is in its log, not in sbatch's exit status.
-if [[ -n $wrap ]]; then SLURM_JOB_ID=2 bash -c "$wrap" >> "$output" 2>&1 || true; exit; fi
+if [[ -n $wrap ]]; then SLURM_JOB_ID=2 sh -c "$wrap" >> "$output" 2>&1 || true; exit; fi
 array=${array%%\%*}
-min=${array%-*} max=${array#*-}
-for ((id = min; id <= max; id++)); do
+ids=()
+IFS=, read -ra parts <<< "$array"
+for part in "${parts[@]}"; do
+  if [[ $part == *-* ]]; then
+    for ((id = ${part%-*}; id <= ${part#*-}; id++)); do ids+=("$id"); done
+  else
+    ids+=("$part")
+  fi
+done
+min=$(printf '%s\n' "${ids[@]}" | sort -n | head -1)
+max=$(printf '%s\n' "${ids[@]}" | sort -n | tail -1)
+for id in "${ids[@]}"; do
   SLURM_JOB_ID=1 SLURM_ARRAY_JOB_ID=1 SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=$min \
-    SLURM_ARRAY_TASK_MAX=$max SLURM_ARRAY_TASK_COUNT=$((max - min + 1)) SLURM_CPUS_PER_TASK=1 \
+    SLURM_ARRAY_TASK_MAX=$max SLURM_ARRAY_TASK_COUNT=${#ids[@]} SLURM_CPUS_PER_TASK=1 \
     bash "$script" >/dev/null
 done
 echo 1
@@ -737,7 +747,7 @@ fn the_slurm_example_counts_and_merges_with_the_options_given() {
         ("THROTTLE", "2"),
     ];
     let (stdout, log) = slurm_example(dir.path(), &vars, &["--qos=low"], false);
-    assert!(stdout.contains("3 shards of n = 11"), "{stdout}");
+    assert!(stdout.contains("(shards 1-3 of 3, n = 11)"), "{stdout}");
     let calls: Vec<&str> = log.lines().collect();
     assert_eq!(calls.len(), 2, "{log}");
     for option in [
@@ -788,15 +798,67 @@ fn the_slurm_example_resubmits_one_index_as_that_shard_and_never_leaves_a_stale_
     let merge_only = [("N", "11"), ("SHARDS", "3"), ("MERGE_ONLY", "1")];
     slurm_example(dir.path(), &merge_only, &[], false);
     assert!(!run.join("result.txt").exists());
+    assert!(
+        !run.join("result.txt.tmp").exists(),
+        "a failed merge left its file"
+    );
     let log = fs::read_to_string(run.join("merge.log")).unwrap();
     assert!(
         log.contains("cannot merge: missing 2 shards of 3: 1, 3"),
+        "{log}"
+    );
+    // It says how to go on: the missing indices, then the merge again.
+    assert!(
+        log.contains("count the missing shards (1,3) and merge again with:")
+            && log.contains("N=11 SHARDS=3 DIR=nqueens-n11-k3 ARRAY=1,3 bash count.sbatch"),
         "{log}"
     );
     // Once the missing shards are counted, the merge-only rerun gives the count.
     slurm_example(dir.path(), &vars, &["--array=1"], true);
     slurm_example(dir.path(), &vars, &["--array=3"], true);
     slurm_example(dir.path(), &merge_only, &[], false);
+    let rows = crate::util::table(&fs::read_to_string(run.join("result.txt")).unwrap());
+    assert_eq!(
+        (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
+        ("2680", "yes")
+    );
+}
+
+#[test]
+fn the_slurm_example_resubmits_indices_with_the_run_s_own_settings() {
+    let dir = TempDir::new().unwrap();
+    let first = [
+        ("N", "11"),
+        ("SHARDS", "3"),
+        ("CPUS", "2"),
+        ("PARTITION", "debug"),
+        ("ACCOUNT", "proj"),
+        ("TIME", "1:00:00"),
+    ];
+    slurm_example(dir.path(), &first, &["--qos=low"], false);
+    let run = dir.path().join("nqueens-n11-k3");
+    fs::remove_file(run.join("shard-2.json")).unwrap();
+    fs::remove_file(run.join("shard-3.json")).unwrap();
+    // ARRAY=2,3 with nothing else: the tasks get the first submission's settings and options.
+    let again = [("N", "11"), ("SHARDS", "3"), ("ARRAY", "2,3")];
+    let (stdout, log) = slurm_example(dir.path(), &again, &[], false);
+    assert!(stdout.contains("(shards 2,3 of 3, n = 11)"), "{stdout}");
+    let calls: Vec<&str> = log.lines().collect();
+    let resubmitted = calls[calls.len() - 2];
+    for option in [
+        "--array=2,3",
+        "--cpus-per-task=2",
+        "--partition=debug",
+        "--account=proj",
+        "--time=1:00:00",
+        "--qos=low",
+    ] {
+        assert!(
+            resubmitted.contains(option),
+            "{option} not in {resubmitted}"
+        );
+    }
+    assert!(calls[calls.len() - 1].contains("--qos=low"), "{log}");
     let rows = crate::util::table(&fs::read_to_string(run.join("result.txt")).unwrap());
     assert_eq!(
         (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
