@@ -131,3 +131,27 @@ fn join_is_the_default_from_n_15() {
         Engine::Symmetry
     );
 }
+
+/// The default budget under `ulimit -v` grows with the limit: a larger limit never allows less
+/// (glibc's per-thread arenas once took more of a larger limit than of a smaller one).
+#[test]
+fn the_budget_under_an_address_space_limit_grows_with_the_limit() {
+    let mut allowed = Vec::new();
+    for kib in [45_000, 60_000, 80_000, 100_000, 120_000, 150_000, 170_000] {
+        // n = 24 on 16 threads needs 81 MiB, more than half of any of these limits.
+        let out = crate::util::under_ulimit(kib, "count 24 --engine join -j 16");
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(1), "{kib} KiB: {stderr}");
+        let mib: u64 = stderr
+            .trim_end()
+            .strip_suffix(" MiB allowed")
+            .and_then(|s| s.rsplit(' ').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{kib} KiB: {stderr}"));
+        allowed.push(mib);
+    }
+    assert!(
+        allowed.windows(2).all(|w| w[0] <= w[1]),
+        "allowed MiB by limit: {allowed:?}"
+    );
+}

@@ -7,6 +7,7 @@ mod commands;
 mod error;
 mod exit;
 mod interrupt;
+mod limits;
 mod longrun;
 mod progress;
 
@@ -15,6 +16,7 @@ use std::process::ExitCode;
 use exit::Exit;
 
 fn main() -> ExitCode {
+    limits::one_arena_under_a_limit();
     let command = match cli::parse() {
         Ok(command) => command,
         Err(err)
