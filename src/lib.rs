@@ -80,11 +80,14 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, Error> {
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
+    let cpu = time::process_cpu();
     let outcome = exec::execute(&plan, &|_| true, how, &exec::Unobserved)?;
     let finished = exec::run::Finished {
         tally: outcome.tally,
         resumed: 0,
         elapsed: outcome.elapsed,
+        cpu: time::process_cpu().saturating_sub(cpu),
+        earlier: exec::run::Times::default(),
     };
     Ok(finished.counts(&plan, options.threads, options.count_nodes))
 }

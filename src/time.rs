@@ -1,5 +1,7 @@
-//! The CPU time of the calling thread, which the estimator times its draws by (other processes
-//! on the machine do not count).
+//! CPU time: the calling thread's, which the estimator times its draws by (other processes on
+//! the machine do not count), and the whole process's, which a run's records say it took.
+
+use std::time::Duration;
 
 /// CPU seconds this thread has used.
 #[cfg(unix)]
@@ -15,6 +17,22 @@ pub(crate) fn thread_cpu_seconds() -> f64 {
     } else {
         0.0
     }
+}
+
+/// The CPU time of this process, all its threads together (zero where it cannot be read).
+pub(crate) fn process_cpu() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant.
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    Duration::ZERO
 }
 
 /// Seconds since the first call: where no per-thread CPU clock is read (not Unix), the

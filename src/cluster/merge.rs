@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::cluster::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSION};
+use crate::cluster::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSIONS_READ};
 use crate::report::plural;
 use crate::text::{capped, excerpt};
 use crate::{Counts, Options};
@@ -111,8 +111,7 @@ pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
 
 /// The fields runs are compared by, before anything else is read: what each is called in
 /// messages, and its key in the file.
-const RUN_FIELDS: [(&str, &str); 6] = [
-    ("format version", "format_version"),
+const RUN_FIELDS: [(&str, &str); 5] = [
     ("n", "n"),
     ("engine", "engine"),
     ("number of shards K", "shards"),
@@ -137,7 +136,9 @@ pub struct Reader {
 struct Object {
     name: String,
     /// Its [`RUN_FIELDS`], as text (escaped and cut: they are quoted in messages).
-    run: [String; 6],
+    run: [String; 5],
+    /// Its `format_version`, as text (escaped and cut).
+    version: String,
     what: Kind,
 }
 
@@ -214,12 +215,14 @@ impl Reader {
 impl Object {
     /// The object `v`, named `name`.
     fn of(name: String, v: Value) -> Object {
-        let run = RUN_FIELDS.map(|(_, key)| {
+        let field = |key: &str| {
             excerpt(&match &v[key] {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             })
-        });
+        };
+        let run = RUN_FIELDS.map(|(_, key)| field(key));
+        let version = field("format_version");
         let what = if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
             Kind::Foreign(format!(
                 "{name} is not an nqueens shard result (no \"format\": \"{FORMAT}\")"
@@ -238,6 +241,12 @@ impl Object {
                         r.elapsed_seconds
                     ))
                 }
+                Ok(r) if r.cpu_seconds.is_some_and(|c| !(c.is_finite() && c >= 0.0)) => {
+                    Kind::Damaged(format!(
+                        "{name}: cpu_seconds {} is not a time",
+                        r.cpu_seconds.unwrap_or_default()
+                    ))
+                }
                 Ok(r) => Kind::Result(Box::new(r)),
                 Err(e) => Kind::Damaged(format!(
                     "{name} is not a complete shard result: {}",
@@ -245,7 +254,12 @@ impl Object {
                 )),
             }
         };
-        Object { name, run, what }
+        Object {
+            name,
+            run,
+            version,
+            what,
+        }
     }
 }
 
@@ -279,14 +293,27 @@ fn check(read: Vec<Object>, broken: Vec<String>, threads: usize) -> Result<Merge
             .collect();
         same(&items, field, |v| v.to_string())?;
     }
-    let version = &read[0].run[0];
-    if version != &FORMAT_VERSION.to_string() {
-        let names: Vec<&str> = read.iter().map(|o| o.name.as_str()).collect();
-        return Err(Error::Malformed(vec![format!(
-            "{} {} format version {version}; this nqueens reads version {FORMAT_VERSION}",
-            list(&names),
-            if read.len() == 1 { "has" } else { "have" },
-        )]));
+    // Versions 2 and 3 share the partition, so shards of one run written by either merge.
+    let readable = |v: &str| FORMAT_VERSIONS_READ.iter().any(|r| r.to_string() == v);
+    let mut unreadable: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for o in read.iter().filter(|o| !readable(&o.version)) {
+        unreadable.entry(&o.version).or_default().push(&o.name);
+    }
+    if !unreadable.is_empty() {
+        let versions: Vec<String> = FORMAT_VERSIONS_READ.iter().map(u32::to_string).collect();
+        return Err(Error::Malformed(
+            unreadable
+                .into_iter()
+                .map(|(version, names)| {
+                    format!(
+                        "{} {} format version {version}; this nqueens reads versions {}",
+                        list(&names),
+                        if names.len() == 1 { "has" } else { "have" },
+                        versions.join(" and ")
+                    )
+                })
+                .collect(),
+        ));
     }
     let mut damaged = Vec::new();
     let mut results = Vec::new();

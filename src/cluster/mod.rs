@@ -50,6 +50,6 @@ pub mod partition;
 pub mod shard;
 
 pub use launcher::Launcher;
-pub use partial::{count, PartialResult, ShardRun, FORMAT, FORMAT_VERSION};
+pub use partial::{count, PartialResult, ShardRun, FORMAT, FORMAT_VERSION, FORMAT_VERSIONS_READ};
 pub use partition::{plan, Partition};
 pub use shard::{Shard, MAX_SHARDS};

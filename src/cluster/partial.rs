@@ -1,19 +1,20 @@
 //! The partial result of one shard, and the run of one shard that makes it.
 
-use std::time::Duration;
-
 use serde::{Deserialize, Serialize};
 
 use super::partition::{plan, Partition};
 use super::shard::{Error, Shard};
+use crate::exec::run::Times;
 use crate::exec::{self, Execution, Observer, Tally};
 use crate::plan::{Piece, Plan};
 use crate::{Engine, Options};
 
 /// The `format` field of a partial result.
 pub const FORMAT: &str = "nqueens-shard";
-/// The version of the partial-result format (and of the partition) this program writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+/// The version of the partial-result format (and of the partition) this program writes.
+pub const FORMAT_VERSION: u32 = 3;
+/// The versions this program reads: 3, and 2 (the same partition, without `cpu_seconds`).
+pub const FORMAT_VERSIONS_READ: [u32; 2] = [2, 3];
 
 /// What one shard found: everything [`crate::cluster::merge`] needs to check it belongs and sum it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,6 +49,10 @@ pub struct PartialResult {
     pub total: u128,
     /// Wall time of this shard's search.
     pub elapsed_seconds: f64,
+    /// CPU time of this shard's runs together, every thread counted (version 3; `None` in a
+    /// version 2 file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
     /// Worker threads it ran on.
     pub threads: usize,
     /// The machine it ran on.
@@ -84,6 +89,14 @@ impl PartialResult {
             self.threads.to_string(),
             self.host.clone(),
         ];
+        // Version 3 adds the CPU time after the fields of version 2, whose checksums stay.
+        let fields: Vec<String> = match self.cpu_seconds {
+            Some(cpu) => fields
+                .into_iter()
+                .chain([format!("{:016x}", cpu.to_bits())])
+                .collect(),
+            None => fields.to_vec(),
+        };
         format!(
             "crc32:{:08x}",
             crc32fast::hash(fields.join("\n").as_bytes())
@@ -130,11 +143,12 @@ impl ShardRun {
     }
 
     /// The partial result of the shard from the fold of all its subproblems, searched in
-    /// `elapsed` on `threads` threads; `Interrupted` when `tally` does not cover the shard.
+    /// `times` (every run of it together) on `threads` threads; `Interrupted` when `tally` does
+    /// not cover the shard.
     pub fn result(
         &self,
         tally: Tally,
-        elapsed: Duration,
+        times: Times,
         threads: usize,
     ) -> Result<PartialResult, crate::Error> {
         let ids = self.partition.ids(self.shard).len();
@@ -159,7 +173,8 @@ impl ShardRun {
             subproblems: ids,
             ids_digest: self.partition.digest(self.shard),
             total: tally.total,
-            elapsed_seconds: elapsed.as_secs_f64(),
+            elapsed_seconds: times.wall.as_secs_f64(),
+            cpu_seconds: Some(times.cpu.as_secs_f64()),
             threads,
             host: gethostname::gethostname().to_string_lossy().into_owned(),
             checksum: String::new(),
@@ -181,8 +196,13 @@ pub fn count(
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
+    let cpu = crate::time::process_cpu();
     let outcome = exec::execute(&run.plan, &|s| run.owns(s), how, observer)?;
-    run.result(outcome.tally, outcome.elapsed, options.threads)
+    let times = Times {
+        wall: outcome.elapsed,
+        cpu: crate::time::process_cpu().saturating_sub(cpu),
+    };
+    run.result(outcome.tally, times, options.threads)
 }
 
 /// A `u128` as a JSON string of decimal digits.

@@ -1,19 +1,25 @@
 //! Checkpoint files: a journal of finished subproblems that lets a long run survive a crash.
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //! UTF-8 text, one item per line. The first line is the header: the run it belongs to, as
 //! `key=value` fields, and the CRC-32 of the text before ` crc=`:
 //!
 //! ```text
-//! nqueens-checkpoint format=2 program=0.1.0 n=16 engine=mirror split-depth=3 subproblems=1118 plan=5ab1e2c3 nodes=no selection=all crc=0f1e2d3c
+//! nqueens-checkpoint format=3 program=0.1.0 n=16 engine=mirror split-depth=3 subproblems=1118 plan=5ab1e2c3 nodes=no selection=all crc=0f1e2d3c
 //! 17 10452 0 8e2f00a1
 //! 3 8120 0 31c07b9e
+//! time 1 2503112 4980233 5d0c11e2
 //! ```
 //!
 //! Every other line records one finished subproblem: its id, its solutions and its nodes (0 unless
 //! nodes were counted) in decimal, and the CRC-32 of `"plan id solutions nodes"` in 8 hex digits,
 //! where `plan` is the header's plan fingerprint. Records come in the order the subproblems
-//! finished. The fingerprint ([`Plan::fingerprint`]) covers every subproblem of the plan, so a
+//! finished. A `time` line says how long a run of the program on this file has taken so far:
+//! the run's number (1 for the first), its wall-clock and CPU time in microseconds, and the
+//! CRC-32 of `"plan time run wall cpu"`; a run writes one at most every [`TIME_EVERY`] while it
+//! records, and one when it ends, and the last of each run counts. So a run resumed after a crash
+//! knows the time of the runs before it (up to [`TIME_EVERY`] of a killed one is not counted).
+//! Version 2 files, without time lines, are still read and resumed (and get none). The fingerprint ([`Plan::fingerprint`]) covers every subproblem of the plan, so a
 //! plan built differently (another program, another machine word) is not mixed up with this one
 //! even when its parameters look alike, and a record copied in from another plan's checkpoint
 //! fails its checksum.
@@ -37,7 +43,7 @@
 //! process loses at most that much finished work, which is then redone), syncs it with `fsync`
 //! at most [`SYNC_EVERY`] after a record arrived, and does both when the run ends.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -50,9 +56,12 @@ use std::time::{Duration, Instant};
 use crate::kernel::Search;
 use crate::plan::Plan;
 use crate::text::{capped, excerpt};
+use crate::time::process_cpu;
 
-/// The version of the file format this program reads and writes.
-pub const FORMAT: u32 = 2;
+/// The version of the file format this program writes; it reads this one and version 2.
+pub const FORMAT: u32 = 3;
+/// How often a run writes its time so far, while it records.
+pub const TIME_EVERY: Duration = Duration::from_secs(60);
 /// How often the writer thread appends the records handed in to the file.
 pub const WRITE_EVERY: Duration = Duration::from_millis(100);
 /// The longest a record written to the file waits before it is synced to disk.
@@ -185,6 +194,10 @@ impl Identity {
             .into_iter()
             .filter_map(|key| {
                 let (file, here) = (value(&theirs, key), value(&ours, key));
+                // A file of the version before (no time lines) is resumed as it is.
+                if key == "format" && file.as_deref() == Some("2") {
+                    return None;
+                }
                 (file != here).then(|| {
                     let show = |v: Option<String>| {
                         v.map_or_else(|| "missing".to_string(), |v| excerpt(&v))
@@ -209,8 +222,23 @@ pub struct Saved {
     pub finished: HashMap<usize, Search>,
     /// The line of a torn last record that was dropped, if any.
     pub torn_line: Option<usize>,
+    /// The time of the runs that wrote the file, by run number: wall-clock and CPU.
+    pub runs: BTreeMap<u64, (Duration, Duration)>,
+    /// Whether the file takes time lines (version 3; a version 2 file is left as it was).
+    timed: bool,
     /// Bytes of the file that hold whole, valid lines.
     valid_len: u64,
+}
+
+impl Saved {
+    /// The wall-clock and CPU time of every run recorded in the file, together.
+    pub fn earlier(&self) -> (Duration, Duration) {
+        self.runs
+            .values()
+            .fold((Duration::ZERO, Duration::ZERO), |(w, c), (wall, cpu)| {
+                (w + *wall, c + *cpu)
+            })
+    }
 }
 
 /// A checkpoint error before it knows its file's name.
@@ -253,6 +281,11 @@ fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
             if let Some(differences) = identity.compare(line).map_err(damaged)? {
                 return Err(Problem::OtherRun(differences));
             }
+            saved.timed = !line.contains(" format=2 ");
+        } else if let Some(time) = line.strip_prefix("time ") {
+            let (run, wall, cpu) = parse_time(time, identity.plan).map_err(damaged)?;
+            let entry = saved.runs.entry(run).or_default();
+            *entry = (entry.0.max(wall), entry.1.max(cpu));
         } else {
             let (id, found) = parse_record(line, identity).map_err(damaged)?;
             match saved.finished.insert(id, found) {
@@ -271,6 +304,43 @@ fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
     }
     saved.valid_len = offset as u64;
     Ok(saved)
+}
+
+/// The fields of a time line after `time `: run, wall and CPU microseconds, checksum.
+fn parse_time(fields: &str, plan: u32) -> Result<(u64, Duration, Duration), String> {
+    let f: Vec<&str> = fields.split(' ').collect();
+    let [run, wall, cpu, crc] = f[..] else {
+        return Err(format!(
+            "a time line has 5 fields, this one has {}",
+            f.len() + 1
+        ));
+    };
+    let number = |s: &str| {
+        s.parse::<u64>()
+            .map_err(|_| format!("'{}' is not a number", excerpt(s)))
+    };
+    let (run, wall, cpu) = (number(run)?, number(wall)?, number(cpu)?);
+    if crc != time_crc(plan, run, wall, cpu) {
+        return Err("the time line's checksum does not match".to_string());
+    }
+    Ok((run, Duration::from_micros(wall), Duration::from_micros(cpu)))
+}
+
+/// The checksum of a time line of the plan with fingerprint `plan`.
+fn time_crc(plan: u32, run: u64, wall: u64, cpu: u64) -> String {
+    format!(
+        "{:08x}",
+        crc32fast::hash(format!("{plan:08x} time {run} {wall} {cpu}").as_bytes())
+    )
+}
+
+/// The time line of run `run` after `wall` and `cpu`.
+fn time_line(plan: u32, run: u64, wall: Duration, cpu: Duration) -> String {
+    let (wall, cpu) = (wall.as_micros() as u64, cpu.as_micros() as u64);
+    format!(
+        "time {run} {wall} {cpu} {}\n",
+        time_crc(plan, run, wall, cpu)
+    )
 }
 
 fn record_body(id: usize, found: &Search) -> String {
@@ -383,6 +453,7 @@ impl Writer {
             crate::files::sync_folder_of(path);
             Saved {
                 valid_len: header.len() as u64,
+                timed: true,
                 ..Saved::default()
             }
         } else {
@@ -395,12 +466,19 @@ impl Writer {
         let queue = Arc::new(Queue::default());
         let (running, stopped) = mpsc::channel();
         let plan = identity.plan;
+        // This run's number, and when it started: its time lines say how long it has taken.
+        let clock = saved.timed.then(|| Clock {
+            run: saved.runs.keys().next_back().map_or(1, |r| r + 1),
+            started: Instant::now(),
+            cpu: process_cpu(),
+        });
+        let at = saved.valid_len;
         let thread = {
             let queue = Arc::clone(&queue);
             std::thread::Builder::new()
                 .name("nqueens-checkpoint".to_string())
                 .spawn(move || {
-                    let result = write_records(file, saved.valid_len, plan, &queue, &stopped);
+                    let result = write_records(file, at, plan, clock, &queue, &stopped);
                     queue.failed.store(result.is_err(), Ordering::Relaxed);
                     result
                 })
@@ -520,12 +598,31 @@ fn holder(_file: &File) -> Option<String> {
     None
 }
 
-/// The writer thread: appends the queue every [`WRITE_EVERY`], syncs within [`SYNC_EVERY`], and
-/// writes and syncs the rest when `running` closes.
+/// A run's number and when it started, for its time lines.
+#[derive(Debug, Clone, Copy)]
+struct Clock {
+    run: u64,
+    started: Instant,
+    /// The process's CPU time when it started.
+    cpu: Duration,
+}
+
+impl Clock {
+    /// The time line of this run so far.
+    fn line(&self, plan: u32) -> String {
+        let cpu = process_cpu().saturating_sub(self.cpu);
+        time_line(plan, self.run, self.started.elapsed(), cpu)
+    }
+}
+
+/// The writer thread: appends the queue every [`WRITE_EVERY`] (and, with a `clock`, the run's
+/// time at most every [`TIME_EVERY`] while records come, and when it ends), syncs within
+/// [`SYNC_EVERY`], and writes and syncs the rest when `running` closes.
 fn write_records(
     mut file: File,
     at: u64,
     plan: u32,
+    clock: Option<Clock>,
     queue: &Queue,
     running: &mpsc::Receiver<()>,
 ) -> io::Result<()> {
@@ -533,16 +630,26 @@ fn write_records(
     let mut out = BufWriter::new(file);
     let mut batch = Vec::new();
     let mut unsynced_since: Option<Instant> = None;
+    let mut timed_at = Instant::now();
     loop {
         let last = matches!(
             running.recv_timeout(WRITE_EVERY),
             Err(RecvTimeoutError::Disconnected)
         );
         std::mem::swap(&mut *lock(&queue.records), &mut batch);
-        if !batch.is_empty() {
+        let recorded = !batch.is_empty();
+        if recorded {
             for (id, found) in batch.drain(..) {
                 out.write_all(record_line(plan, id, &found).as_bytes())?;
             }
+        }
+        if let Some(clock) =
+            clock.filter(|_| last || (recorded && timed_at.elapsed() >= TIME_EVERY))
+        {
+            out.write_all(clock.line(plan).as_bytes())?;
+            timed_at = Instant::now();
+        }
+        if recorded || last {
             out.flush()?;
             unsynced_since.get_or_insert_with(Instant::now);
         }
@@ -598,6 +705,70 @@ mod tests {
         text
     }
 
+    #[test]
+    fn runs_record_their_time_and_a_version_2_file_is_resumed_without() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ck");
+        for round in 1..=3u64 {
+            let (writer, saved) = Writer::open(&path, &identity()).unwrap();
+            assert_eq!(saved.runs.len() as u64, round - 1);
+            writer.record(
+                round as usize,
+                &Search {
+                    solutions: 1,
+                    nodes: 0,
+                },
+            );
+            std::thread::sleep(Duration::from_millis(20));
+            writer.finish().unwrap();
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        let saved = accepted(&text);
+        assert_eq!(
+            saved.runs.keys().copied().collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        let (wall, _cpu) = saved.earlier();
+        assert!(wall >= Duration::from_millis(60), "{wall:?}");
+        // A changed digit in a time line is damage, as in a record.
+        let line = text.lines().position(|l| l.starts_with("time 2 ")).unwrap() + 1;
+        let bad = text.replacen("time 2 ", "time 7 ", 1);
+        assert_eq!(damaged_line(&bad), line);
+        // A version 2 file: its header as that version wrote it, records and no time lines.
+        let old = text
+            .lines()
+            .filter(|l| !l.starts_with("time "))
+            .skip(1)
+            .fold(v2_header(), |t, l| t + l + "\n");
+        fs::write(&path, &old).unwrap();
+        let (writer, saved) = Writer::open(&path, &identity()).unwrap();
+        assert_eq!((saved.finished.len(), saved.runs.len()), (3, 0));
+        writer.record(
+            9,
+            &Search {
+                solutions: 1,
+                nodes: 0,
+            },
+        );
+        writer.finish().unwrap();
+        let resumed = fs::read_to_string(&path).unwrap();
+        assert!(
+            resumed.starts_with(&v2_header()) && !resumed.contains("time "),
+            "{resumed}"
+        );
+    }
+
+    /// This identity's header as version 2 wrote it.
+    fn v2_header() -> String {
+        let body = identity()
+            .header()
+            .split(" crc=")
+            .next()
+            .unwrap()
+            .replacen("format=3", "format=2", 1);
+        format!("{body} crc={:08x}\n", crc32fast::hash(body.as_bytes()))
+    }
+
     fn accepted(text: &str) -> Saved {
         parse(text.as_bytes(), &identity()).ok().expect("accepted")
     }
@@ -634,7 +805,7 @@ mod tests {
         assert_eq!(damaged_line(&text.replacen("\n3 7 ", "\n3 8 ", 1)), 2);
         assert_eq!(damaged_line(&text.replacen("\n0 2 0", "\n0 2", 1)), 3);
         assert_eq!(damaged_line(&(file(&[(2, 1)]) + "garbage\n")), 3);
-        assert_eq!(damaged_line(&text.replacen("format=2", "format=3", 1)), 1);
+        assert_eq!(damaged_line(&text.replacen("format=3", "format=4", 1)), 1);
         assert_eq!(damaged_line(&file(&[(99, 1)])), 2); // not in the plan
     }
 

@@ -73,7 +73,17 @@ pub struct Run<'a> {
     count_nodes: bool,
     saved: HashMap<usize, Search>,
     torn_line: Option<usize>,
+    earlier: Times,
     writer: Option<Writer>,
+}
+
+/// Wall-clock and CPU time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Times {
+    /// Wall-clock time.
+    pub wall: Duration,
+    /// CPU time, every thread of the process together.
+    pub cpu: Duration,
 }
 
 /// What a run that finished found.
@@ -85,6 +95,10 @@ pub struct Finished {
     pub resumed: usize,
     /// Wall time of this run of the program (not of the runs it resumed).
     pub elapsed: Duration,
+    /// CPU time of this run of the program's counting.
+    pub cpu: Duration,
+    /// The time of the runs before this one on the same checkpoint, as their time lines say.
+    pub earlier: Times,
 }
 
 impl<'a> Run<'a> {
@@ -105,12 +119,14 @@ impl<'a> Run<'a> {
             }
             None => (None, checkpoint::Saved::default()),
         };
+        let (wall, cpu) = saved.earlier();
         Ok(Run {
             plan,
             selection,
             count_nodes,
             saved: saved.finished,
             torn_line: saved.torn_line,
+            earlier: Times { wall, cpu },
             writer,
         })
     }
@@ -163,7 +179,10 @@ impl<'a> Run<'a> {
             count_nodes: *count_nodes,
         };
         let todo = |piece: Piece| selection.contains(piece) && !saved.contains_key(&piece.id);
+        let cpu = crate::time::process_cpu();
         let outcome = exec::execute(plan, &todo, how, &watch)?;
+        let cpu = crate::time::process_cpu().saturating_sub(cpu);
+        let earlier = self.earlier;
         let resumed = self.resumed().fold(Tally::default(), |t, (piece, found)| {
             t.merge(Tally::of(piece, found))
         });
@@ -186,11 +205,22 @@ impl<'a> Run<'a> {
             tally,
             resumed: resumed.subproblems,
             elapsed: outcome.elapsed,
+            cpu,
+            earlier,
         })
     }
 }
 
 impl Finished {
+    /// The time of every run of this count together: the earlier ones' (from the checkpoint)
+    /// and this one's.
+    pub fn all_runs(&self) -> Times {
+        Times {
+            wall: self.earlier.wall + self.elapsed,
+            cpu: self.earlier.cpu + self.cpu,
+        }
+    }
+
     /// The counts of a run of the whole `plan` on `threads` threads; queens placed when
     /// `count_nodes` and the engine places them one by one (not the join engine).
     pub fn counts(&self, plan: &Plan, threads: usize, count_nodes: bool) -> Counts {

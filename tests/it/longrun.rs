@@ -51,8 +51,14 @@ fn spawn_with(args: &[String], vars: &[(&str, &str)]) -> Child {
         .expect("nqueens starts")
 }
 
+/// The records of the checkpoint at `path` (its lines but the header and the time lines).
 fn records(path: &Path) -> usize {
-    fs::read_to_string(path).map_or(0, |t| t.lines().count().saturating_sub(1))
+    fs::read_to_string(path).map_or(0, |t| {
+        t.lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("time "))
+            .count()
+    })
 }
 
 /// Waits until the checkpoint holds the records of the held run, then sends `signals` to it.
@@ -376,7 +382,12 @@ fn a_torn_last_record_is_redone_and_duplicates_count_once() {
     let args = finished_checkpoint(&path);
     let whole = fs::read_to_string(&path).unwrap();
     let all = records(&path);
-    let last = whole.trim_end().rsplit_once('\n').unwrap().1.to_string();
+    let last = whole
+        .lines()
+        .filter(|l| !l.starts_with("time "))
+        .next_back()
+        .unwrap()
+        .to_string();
     // A crash in the middle of the last write, after a record written twice.
     let torn = format!("{whole}{last}\n{}", &last[..last.len() / 2]);
     fs::write(&path, torn).unwrap();
@@ -480,4 +491,46 @@ fn a_terminal_gets_a_progress_bar() {
     assert!(screen.contains("n = 16 ["), "{screen}");
     assert!(screen.contains("% ETA "), "{screen}");
     assert!(screen.contains(" elapsed, "), "{screen}");
+}
+
+#[test]
+fn a_resumed_shard_reports_the_time_of_all_its_runs() {
+    let (dir, path) = scratch("shard.ckpt");
+    let out = dir.path().join("s1.json");
+    let mut args: Vec<String> = LONG.iter().map(|s| s.to_string()).collect();
+    args.extend(["--shard".into(), "1/2".into(), "-o".into()]);
+    args.push(out.display().to_string());
+    args.extend(["--checkpoint".into(), path.display().to_string()]);
+    // The first run is held mid-shard for a while, then stopped cleanly by SIGINT: its time line
+    // says how long it took.
+    let mut child = spawn(&args);
+    let start = Instant::now();
+    while records(&path) < HOLD {
+        assert!(start.elapsed() < Duration::from_secs(120), "no records");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    send(&child, "INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let text = fs::read_to_string(&path).unwrap();
+    let first: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("time 1 "))
+        .expect("the first run's time line")
+        .split(' ')
+        .collect();
+    let first_wall = first[2].parse::<f64>().unwrap() / 1e6;
+    assert!(first_wall >= 0.3, "{first_wall}");
+    nqueens().args(&args).assert().success();
+    let result: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    let (wall, cpu) = (
+        result["elapsed_seconds"].as_f64().unwrap(),
+        result["cpu_seconds"].as_f64().unwrap(),
+    );
+    assert!(
+        wall > first_wall,
+        "{wall} against the first run's {first_wall}"
+    );
+    assert!(cpu > 0.0, "{cpu}");
+    assert!(fs::read_to_string(&path).unwrap().contains("\ntime 2 "));
 }

@@ -124,7 +124,7 @@ fn a_partial_result_carries_the_documented_fields() {
         .success();
     let p: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(p["format"], "nqueens-shard");
-    assert_eq!(p["format_version"], 2);
+    assert_eq!(p["format_version"], 3);
     assert_eq!(p["program_version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(p["n"], 11);
     assert_eq!(p["engine"], nqueens::Engine::fastest(11).name());
@@ -137,6 +137,7 @@ fn a_partial_result_carries_the_documented_fields() {
     assert!(p["ids_digest"].as_str().unwrap().starts_with("fnv1a64:"));
     assert!(p["total"].as_str().unwrap().parse::<u128>().is_ok());
     assert!(p["elapsed_seconds"].as_f64().unwrap() >= 0.0);
+    assert!(p["cpu_seconds"].as_f64().unwrap() >= 0.0);
     assert_eq!(p["threads"], 2);
     assert!(!p["host"].as_str().unwrap().is_empty());
     let plan = p["plan"].as_str().unwrap();
@@ -303,19 +304,28 @@ fn merge_refuses_results_of_different_runs() {
     );
 
     v["engine"] = "mirror".into();
-    v["format_version"] = 3.into();
+    v["format_version"] = 4.into();
     write(&d2[1], &v);
     refuses(
         &[d2[0].clone(), d2[1].clone()],
-        &["mixed format version: 2 in", "3 in"],
+        &["s2.json has format version 4; this nqueens reads versions 2 and 3"],
     );
-    let mut w = read(&d2[0]);
-    w["format_version"] = 3.into();
-    write(&d2[0], &w);
-    refuses(
-        &[d2[0].clone(), d2[1].clone()],
-        &["format version 3; this nqueens reads version 2"],
+    // A shard of the same run as version 2 wrote it (no CPU time) merges with version 3 ones.
+    let text = fs::read_to_string(&d2[0]).unwrap();
+    let old = resealed(&text, |v| {
+        v["format_version"] = 2.into();
+        v.as_object_mut().unwrap().remove("cpu_seconds");
+    });
+    let v2 = dir.path().join("d2").join("v2.json");
+    fs::write(&v2, old).unwrap();
+    let again = run_shards(
+        &sub("d2-again"),
+        9,
+        2,
+        &[&mirror[..], &["--split-depth", "2"]].concat(),
     );
+    let report = merged(&[v2, again[1].clone()]);
+    assert_eq!(report["total"], 352);
 }
 
 #[test]

@@ -42,7 +42,7 @@ pub fn run(
         |s| run.owns(s),
     );
     let finished = longrun::execute(&run.plan, selection, options, watch, &interrupt)?;
-    let result = run.result(finished.tally, finished.elapsed, options.threads)?;
+    let result = run.result(finished.tally, finished.all_runs(), options.threads)?;
     let json = result.json();
     match output {
         None => {
