@@ -384,8 +384,7 @@ fn a_torn_last_record_is_redone_and_duplicates_count_once() {
     let all = records(&path);
     let last = whole
         .lines()
-        .filter(|l| !l.starts_with("time "))
-        .next_back()
+        .rfind(|l| !l.starts_with("time "))
         .unwrap()
         .to_string();
     // A crash in the middle of the last write, after a record written twice.
