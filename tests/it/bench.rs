@@ -165,6 +165,15 @@ fn a_wrong_known_value_makes_bench_fail() {
 #[test]
 fn an_export_that_cannot_be_written_fails_before_the_runs() {
     let missing = scratch("bench-missing").join("no/such/dir/b.csv");
+    // Without --n the calibration would count first: the path is checked before it too, so
+    // nothing is measured or printed.
+    nqueens()
+        .args(["bench", "--export-markdown"])
+        .arg(&missing)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains("no/such/dir/b.csv"));
     let out = short_bench(1)
         .arg("--export-csv")
         .arg(&missing)

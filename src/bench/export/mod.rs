@@ -73,6 +73,15 @@ impl Export {
             source,
         })
     }
+
+    /// Checks that the file can be written, before anything is measured (the calibration
+    /// included).
+    pub fn check(&self) -> Result<(), Error> {
+        crate::files::check_writable(&self.path).map_err(|source| Error::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
 }
 
 /// The error of a format's serializer.

@@ -14,6 +14,10 @@ use crate::exit::Exit;
 
 /// Runs the benchmark of `settings`, writing `exports` as it goes.
 pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
+    // Every export's path, before the first run (the calibration's too).
+    for export in exports {
+        export.check()?;
+    }
     let bar = progress_bar();
     let mut started = 0;
     let result = bench::run(settings, &mut |event| {
