@@ -9,6 +9,12 @@
 //! recomputed). Every refusal names the inputs and shards at fault; what it quotes of a file is
 //! escaped and cut, and its lists are capped.
 //!
+//! Above n = 27 no published count can catch a wrong total, so a merge there asks for a
+//! *quorum* ([`Quorum`]): every shard counted on Q different hosts (each result names its host),
+//! with equal totals; a merge of such a board without one is refused unless a quorum of 1 is
+//! asked for explicitly. The CRC-32 of a result shows damage, not forgery: anyone can recompute
+//! it after editing a file, which only a second count, elsewhere, can catch.
+//!
 //! Inputs are read one by one ([`Reader`]): a file's text can be dropped once its results are
 //! read, and all inputs together may hold at most [`MAX_TOTAL_BYTES`], so the memory a merge
 //! takes is bounded however many files it is given.
@@ -86,6 +92,20 @@ pub enum Error {
         /// What was read, as `input (shard i)`.
         read: String,
     },
+    /// Shards not counted on as many different hosts as the quorum asks.
+    #[error("cannot merge: --quorum {quorum} asks for every shard counted on {quorum} different hosts: {}", capped(.short, "; "))]
+    Quorum {
+        /// The quorum.
+        quorum: u32,
+        /// Each shard short of it, with the hosts it was counted on.
+        short: Vec<String>,
+    },
+    /// A board with no published count, merged without a quorum.
+    #[error("n = {n} has no published count to check the total against: count every shard twice, on different hosts, and merge with --quorum 2 (or accept one count of each with --quorum 1)")]
+    NoQuorum {
+        /// Board size.
+        n: u32,
+    },
     /// The plan named by the inputs cannot be rebuilt.
     #[error("cannot rebuild the plan of {input}: {source}")]
     Plan {
@@ -100,13 +120,31 @@ fn list<T: Display>(items: &[T]) -> String {
     capped(items, ", ")
 }
 
-/// Checks and sums `inputs`; `threads` only speeds up rebuilding the partition.
+/// How many different hosts must have counted each shard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Quorum {
+    /// One count of each shard where the published table checks the total (n ≤ 27); above,
+    /// refused ([`Error::NoQuorum`]).
+    #[default]
+    Default,
+    /// Each shard counted on this many different hosts (1: one count is enough, also above
+    /// n = 27).
+    Hosts(u32),
+}
+
+/// Checks and sums `inputs` with the default [`Quorum`]; `threads` only speeds up rebuilding
+/// the partition.
 pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
+    merge_with(inputs, threads, Quorum::Default)
+}
+
+/// Checks and sums `inputs`, each shard counted on as many hosts as `quorum` asks.
+pub fn merge_with(inputs: &[Input], threads: usize, quorum: Quorum) -> Result<Merged, Error> {
     let mut reader = Reader::default();
     for input in inputs {
         reader.add(input);
     }
-    reader.merge(threads)
+    reader.merge(threads, quorum)
 }
 
 /// The fields runs are compared by, before anything else is read: what each is called in
@@ -206,9 +244,10 @@ impl Reader {
         }
     }
 
-    /// Checks and sums what was read; `threads` only speeds up rebuilding the partition.
-    pub fn merge(self, threads: usize) -> Result<Merged, Error> {
-        check(self.read, self.broken, threads)
+    /// Checks and sums what was read, each shard counted on as many hosts as `quorum` asks;
+    /// `threads` only speeds up rebuilding the partition.
+    pub fn merge(self, threads: usize, quorum: Quorum) -> Result<Merged, Error> {
+        check(self.read, self.broken, threads, quorum)
     }
 }
 
@@ -267,7 +306,12 @@ impl Object {
 /// ones, mixed runs, another format version, damaged results, shards that are not numbers of
 /// K; then, from the files alone, conflicting copies and missing shards; only then the plan, and
 /// each shard held to its partition.
-fn check(read: Vec<Object>, broken: Vec<String>, threads: usize) -> Result<Merged, Error> {
+fn check(
+    read: Vec<Object>,
+    broken: Vec<String>,
+    threads: usize,
+    quorum: Quorum,
+) -> Result<Merged, Error> {
     if read.is_empty() && broken.is_empty() {
         return Err(Error::Empty);
     }
@@ -327,6 +371,11 @@ fn check(read: Vec<Object>, broken: Vec<String>, threads: usize) -> Result<Merge
         return Err(Error::Malformed(damaged));
     }
     let first = results[0].1.clone();
+    let quorum = match quorum {
+        Quorum::Hosts(q) => q.max(1),
+        Quorum::Default if crate::known::known(first.n).is_some() => 1,
+        Quorum::Default => return Err(Error::NoQuorum { n: first.n }),
+    };
 
     // Which shard each result is, before anything is built for its K.
     let mut foreign = Vec::new();
@@ -350,6 +399,9 @@ fn check(read: Vec<Object>, broken: Vec<String>, threads: usize) -> Result<Merge
         }
         let names = copies.iter().map(|(name, _)| *name).collect::<Vec<_>>();
         if copies.iter().all(|(_, r)| r.total == copies[0].1.total) {
+            if quorum > 1 {
+                continue;
+            }
             warnings.push(format!(
                 "shard {index}/{} is given {} times with the same total ({}); counted once",
                 first.shards,
@@ -370,6 +422,25 @@ fn check(read: Vec<Object>, broken: Vec<String>, threads: usize) -> Result<Merge
     }
     if !conflicts.is_empty() {
         return Err(Error::Conflict(conflicts));
+    }
+    let short: Vec<String> = by_shard
+        .iter()
+        .filter_map(|(index, copies)| {
+            let hosts: std::collections::BTreeSet<String> =
+                copies.iter().map(|(_, r)| excerpt(&r.host)).collect();
+            (hosts.len() < quorum as usize).then(|| {
+                let hosts: Vec<String> = hosts.into_iter().collect();
+                format!(
+                    "shard {index}/{} on {} ({})",
+                    first.shards,
+                    plural(hosts.len(), "host"),
+                    list(&hosts)
+                )
+            })
+        })
+        .collect();
+    if !short.is_empty() {
+        return Err(Error::Quorum { quorum, short });
     }
     let missing: Vec<u32> = Shard::all(first.shards)
         .map(Shard::index)

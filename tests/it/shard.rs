@@ -1091,3 +1091,91 @@ fn merge_names_missing_shards_from_the_files_before_it_builds_a_plan() {
     );
     assert!(stderr.len() < 500, "{stderr}");
 }
+
+#[test]
+fn a_quorum_asks_for_every_shard_from_different_hosts_with_equal_totals() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 9, 2, &[]);
+    // The same shards as another host wrote them.
+    let elsewhere: Vec<PathBuf> = files
+        .iter()
+        .map(|f| {
+            let copy = f.with_file_name(format!("b-{}", f.file_name().unwrap().to_string_lossy()));
+            let text = resealed(&fs::read_to_string(f).unwrap(), |v| {
+                v["host"] = "node-b".into()
+            });
+            fs::write(&copy, text).unwrap();
+            copy
+        })
+        .collect();
+    let all: Vec<PathBuf> = files.iter().chain(&elsewhere).cloned().collect();
+    let out = nqueens()
+        .args(["merge", "--quorum", "2", "--json"])
+        .args(&all)
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (report["total"].as_u64(), report["verified"].as_bool()),
+        (Some(352), Some(true))
+    );
+    // Shard 2 from one host only: refused, naming it and its host.
+    let out = nqueens()
+        .args(["merge", "--quorum", "2"])
+        .args([&files[0], &files[1], &elsewhere[0]])
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("--quorum 2 asks for every shard counted on 2 different hosts")
+            && stderr.contains("shard 2/2 on 1 host"),
+        "{stderr}"
+    );
+    // Two copies from one host are one host.
+    let twin = dir.path().join("twin.json");
+    fs::copy(&files[1], &twin).unwrap();
+    nqueens()
+        .args(["merge", "--quorum", "2"])
+        .args([&files[0], &files[1], &elsewhere[0], &twin])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("shard 2/2 on 1 host"));
+    // Two hosts that disagree: both files named, exit 1.
+    let wrong = resealed(&fs::read_to_string(&elsewhere[1]).unwrap(), |v| {
+        v["total"] = "1".into()
+    });
+    fs::write(&elsewhere[1], wrong).unwrap();
+    let out = nqueens()
+        .args(["merge", "--quorum", "2"])
+        .args(&all)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("shard 2/2 has different totals")
+            && stderr.contains("b-s2.json")
+            && stderr.contains("/s2.json"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn above_the_table_merge_asks_for_a_quorum() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 9, 1, &[]);
+    let text = resealed(&fs::read_to_string(&files[0]).unwrap(), |v| {
+        v["n"] = 28.into()
+    });
+    fs::write(&files[0], text).unwrap();
+    nqueens()
+        .arg("merge")
+        .args(&files)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::starts_with(
+            "error: n = 28 has no published count to check the total against: count every shard \
+             twice, on different hosts, and merge with --quorum 2",
+        ));
+}

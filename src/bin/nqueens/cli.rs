@@ -269,6 +269,12 @@ struct MergeArgs {
     /// Print the count as one JSON object instead of a table
     #[arg(long)]
     json: bool,
+
+    /// Require every shard counted on Q different hosts, with equal totals (the shard files
+    /// name their hosts) [default: 1 up to n = 27, where the published count checks the total;
+    /// above, none: give --quorum 2, or --quorum 1 to accept one count of each shard]
+    #[arg(long, value_name = "Q", value_parser = clap::value_parser!(u32).range(1..=16))]
+    quorum: Option<u32>,
 }
 
 /// `--engine`: the library's [`Engine`], as clap lists and parses it.
@@ -427,6 +433,11 @@ pub fn parse() -> Result<Command, clap::Error> {
         CliCommand::Merge(args) => Command::Merge {
             files: args.files,
             json: args.json,
+            quorum: args
+                .quorum
+                .map_or(nqueens::cluster::merge::Quorum::Default, |q| {
+                    nqueens::cluster::merge::Quorum::Hosts(q)
+                }),
         },
         CliCommand::Count(args) => Command::Count {
             watch: Watch {

@@ -34,7 +34,11 @@ pub enum Command {
         output: Option<PathBuf>,
     },
     /// Check and sum the partial results in `files` (`-` is stdin).
-    Merge { files: Vec<PathBuf>, json: bool },
+    Merge {
+        files: Vec<PathBuf>,
+        json: bool,
+        quorum: nqueens::cluster::merge::Quorum,
+    },
     /// Time counting at several thread counts, every result checked; write the exports.
     Bench {
         settings: bench::Settings,

@@ -55,7 +55,7 @@ fn read_input(path: &Path) -> io::Result<String> {
 
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
 /// does; warnings and a summary of the shards go to stderr.
-pub fn run(files: &[PathBuf], json: bool) -> Result<Exit, Error> {
+pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit, Error> {
     // One file at a time: its text is dropped once its results are read.
     let mut reader = merge::Reader::default();
     for path in files {
@@ -69,7 +69,7 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<Exit, Error> {
             text,
         });
     }
-    let merged = reader.merge(num_cpus::get())?;
+    let merged = reader.merge(num_cpus::get(), quorum)?;
     for warning in &merged.warnings {
         eprintln!("warning: {warning}");
     }

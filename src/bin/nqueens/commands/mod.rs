@@ -35,7 +35,11 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             options,
             output,
         } => shard::run(n, shard, launcher, &options, &watch, output.as_deref()),
-        Command::Merge { files, json } => merge::run(&files, json),
+        Command::Merge {
+            files,
+            json,
+            quorum,
+        } => merge::run(&files, json, quorum),
         Command::Bench { settings, exports } => bench::run(&settings, &exports),
         Command::Estimate {
             n,
