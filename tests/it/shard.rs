@@ -1068,7 +1068,7 @@ fn merge_names_missing_shards_from_the_files_before_it_builds_a_plan() {
         })
         .collect();
     nqueens()
-        .arg("merge")
+        .args(["merge", "--quorum", "1"])
         .args(&edited)
         .assert()
         .code(1)
