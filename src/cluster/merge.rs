@@ -611,7 +611,7 @@ mod tests {
         };
         let e = merge(&[input], 1).unwrap_err().to_string();
         assert!(
-            e.contains("big.json: the number of shards must be between 1 and 10000"),
+            e.contains("big.json: the number of shards must be between 1 and 1000000"),
             "{e}"
         );
     }

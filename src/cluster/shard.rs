@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The most shards one run may be split into.
-pub const MAX_SHARDS: u32 = 10_000;
+pub const MAX_SHARDS: u32 = 1_000_000;
 
 /// Shard `index` of `count`, numbered from 1: `1/8` … `8/8`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -168,7 +168,7 @@ pub(crate) mod tests {
         let err = |s: &str| s.parse::<Shard>().unwrap_err().to_string();
         assert!(err("0/8").contains("numbered from 1 to 8"));
         assert!(err("9/8").contains("shard 9/8 does not exist"));
-        assert!(err("1/0").contains("between 1 and 10000, got 0"));
+        assert!(err("1/0").contains("between 1 and 1000000, got 0"));
         assert!(err("1/-3").contains("got -3"));
         assert!(err("1/10001").contains("got 10001"));
         assert!(err("3").contains("write I/K"));

@@ -176,7 +176,8 @@ pub(crate) fn plan(engine: Engine, n: u32, split_depth: u32) -> Result<Plan, Err
 ///
 /// The target is at least [`SUBPROBLEMS_PER_THREAD`] subproblems per thread, and at least
 /// 2^min(n-8, 17) so that the pieces of a long run stay short (seconds to minutes at n ≥ 20)
-/// for progress and checkpoints. Up to 8 threads the depth depends on `n` alone. The symmetry
+/// for progress and checkpoints; the split stops short of a plan larger than
+/// [`crate::plan::MAX_SUBPROBLEMS`]. Up to 8 threads the depth depends on `n` alone. The symmetry
 /// plan starts at depth 2, which splits its few large rule families; the join plan has no depth
 /// and builds its tables on `build_threads`.
 fn auto(engine: Engine, n: u32, threads: usize, build_threads: usize) -> Result<Plan, Error> {
@@ -192,10 +193,18 @@ fn auto(engine: Engine, n: u32, threads: usize, build_threads: usize) -> Result<
             return join_plan(n, &options);
         }
     };
+    let mut plan = Plan::new(engine, n, depth)?;
     loop {
-        let plan = Plan::new(engine, n, depth)?;
         if plan.len() >= target || depth >= n.min(MAX_SPLIT_DEPTH) {
             return Ok(plan);
+        }
+        // A split one row deeper, unless it would pass the most subproblems a plan may hold
+        // (a count, the same on every machine: a run of a million shards gets the finest plan
+        // there is, not an error).
+        match Plan::new(engine, n, depth + 1) {
+            Ok(deeper) => plan = deeper,
+            Err(Error::PlanTooLarge { .. }) => return Ok(plan),
+            Err(e) => return Err(e),
         }
         depth += 1;
     }

@@ -1179,3 +1179,26 @@ fn above_the_table_merge_asks_for_a_quorum() {
              twice, on different hosts, and merge with --quorum 2",
         ));
 }
+
+#[test]
+fn merge_reads_a_folder_of_shard_files() {
+    let dir = TempDir::new().unwrap();
+    let run = dir.path().join("run");
+    fs::create_dir(&run).unwrap();
+    run_shards(&run, 10, 3, &[]);
+    // Anything that is not a .json file is passed over.
+    fs::write(run.join("merge.log"), "not a result").unwrap();
+    let report = merged(&[run.clone()]);
+    assert_eq!(
+        (report["total"].as_u64(), report["verified"].as_bool()),
+        (Some(724), Some(true))
+    );
+    let empty = dir.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    nqueens()
+        .arg("merge")
+        .arg(&empty)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("the folder holds no .json file"));
+}

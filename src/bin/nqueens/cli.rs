@@ -262,7 +262,8 @@ struct CountArgs {
 
 #[derive(Debug, Args)]
 struct MergeArgs {
-    /// Partial results of `count N --shard I/K`: files of one or more JSON objects, - for stdin
+    /// Partial results of `count N --shard I/K`: files of one or more JSON objects, folders
+    /// (every .json file in them), - for stdin
     #[arg(value_name = "FILES", required = true)]
     files: Vec<PathBuf>,
 

@@ -131,6 +131,9 @@ struct Figures {
     wall_margin_seconds: f64,
     /// One shard's times, when asked for.
     shard: Option<Shard>,
+    /// The fewest shards K of which each takes at most an hour of CPU by the upper end of the
+    /// interval (its plan included); `None` when the plan alone takes an hour.
+    shards_for_an_hour: Option<u64>,
 }
 
 /// One of `of` shards: its CPU time, and its wall time on the estimate's threads.
@@ -164,6 +167,7 @@ impl Figures {
             threads,
             wall_seconds: wall,
             wall_margin_seconds: wall_margin,
+            shards_for_an_hour: shards_for(HOUR, e),
             shard: shards.map(|of| {
                 let ((cpu, cpu_margin), (wall, wall_margin)) =
                     (e.per_shard(of), e.shard_wall(of, threads));
@@ -277,10 +281,32 @@ fn report(f: &Figures) -> String {
             shard.wall_margin_seconds,
         );
     }
+    match f.shards_for_an_hour {
+        Some(k) => {
+            out += &format!(
+                "{:<22} {k} or more (--shards K: one shard at most 1 h of CPU)\n",
+                "shards of an hour"
+            )
+        }
+        None => {
+            out += &format!(
+                "{:<22} none: the plan alone takes an hour\n",
+                "shards of an hour"
+            )
+        }
+    }
     out
 }
 
 const YEAR: f64 = 365.25 * 86_400.0;
+const HOUR: f64 = 3_600.0;
+
+/// The fewest shards of which each takes at most `limit` seconds of CPU, its plan included, by
+/// the upper end of the estimate's interval; `None` when the plan alone takes that long.
+fn shards_for(limit: f64, e: &Estimate) -> Option<u64> {
+    let room = limit - e.setup;
+    (room > 0.0).then(|| ((e.cpu + e.margin) / room).ceil().max(1.0) as u64)
+}
 
 /// `x` to three significant digits (at least the units): 0.000476, 1.86, 150, 5173.
 fn significant(x: f64) -> String {
@@ -326,6 +352,48 @@ fn duration(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shards_of_an_hour_are_the_fewest_that_fit_with_their_plan() {
+        let e = Estimate {
+            n: 28,
+            engine: nqueens::Engine::Join,
+            population: 1,
+            samples: 10,
+            timed: 10,
+            cpu: 10.0 * HOUR,
+            margin: HOUR,
+            setup: 60.0,
+            elapsed: 1.0,
+            seed: 1,
+            share: None,
+        };
+        // 11 h by the interval's upper end, 59 min of room per shard: 12 shards.
+        assert_eq!(shards_for(HOUR, &e), Some(12));
+        assert!(e.per_shard(12).0 + e.per_shard(12).1 <= HOUR);
+        assert!(e.per_shard(11).0 + e.per_shard(11).1 > HOUR);
+        assert_eq!(
+            shards_for(
+                HOUR,
+                &Estimate {
+                    cpu: 1.0,
+                    margin: 0.0,
+                    ..e.clone()
+                }
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            shards_for(
+                HOUR,
+                &Estimate {
+                    setup: 2.0 * HOUR,
+                    ..e
+                }
+            ),
+            None
+        );
+    }
 
     #[test]
     fn a_line_keeps_one_unit() {

@@ -34,9 +34,9 @@ fn read_input(path: &Path) -> io::Result<String> {
         #[cfg(not(unix))]
         let device = false;
         // Pipes (`<(cat …)`) are read, as far as the limit; devices never are.
-        if kind.is_dir() || device {
+        if device {
             return Err(io::Error::other(
-                "it is not a file of shard results (a device or a folder)",
+                "it is not a file of shard results (a device)",
             ));
         }
         if meta.len() > merge::MAX_INPUT_BYTES {
@@ -53,12 +53,48 @@ fn read_input(path: &Path) -> io::Result<String> {
     Ok(text)
 }
 
+/// `files` with each folder replaced by the `.json` files in it, by name.
+fn expand(files: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut out = Vec::new();
+    for path in files {
+        if path.as_os_str() == "-" || !path.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let listed = fs::read_dir(path).and_then(|entries| {
+            entries
+                .map(|e| e.map(|e| e.path()))
+                .collect::<io::Result<Vec<PathBuf>>>()
+        });
+        let mut inside: Vec<PathBuf> = listed
+            .map_err(|source| Error::File {
+                what: "read",
+                path: path.clone(),
+                source,
+            })?
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
+            .collect();
+        if inside.is_empty() {
+            return Err(Error::File {
+                what: "read",
+                path: path.clone(),
+                source: io::Error::other("the folder holds no .json file"),
+            });
+        }
+        inside.sort();
+        out.extend(inside);
+    }
+    Ok(out)
+}
+
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
 /// does; warnings and a summary of the shards go to stderr.
 pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit, Error> {
-    // One file at a time: its text is dropped once its results are read.
+    // One file at a time: its text is dropped once its results are read. A folder stands for
+    // the `.json` files in it (a campaign's 10^5 shard files pass no command line's limit).
     let mut reader = merge::Reader::default();
-    for path in files {
+    for path in &expand(files)? {
         let text = read_input(path).map_err(|source| Error::File {
             what: "read",
             path: path.clone(),
