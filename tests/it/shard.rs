@@ -1188,7 +1188,7 @@ fn merge_reads_a_folder_of_shard_files() {
     run_shards(&run, 10, 3, &[]);
     // Anything that is not a .json file is passed over.
     fs::write(run.join("merge.log"), "not a result").unwrap();
-    let report = merged(&[run.clone()]);
+    let report = merged(std::slice::from_ref(&run));
     assert_eq!(
         (report["total"].as_u64(), report["verified"].as_bool()),
         (Some(724), Some(true))
