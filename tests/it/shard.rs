@@ -687,7 +687,16 @@ done
 echo 1
 "#;
 
-/// Runs the Slurm example in `dir` with the fake sbatch: `bash count.sbatch args` (or `sbatch
+/// A stand-in for `srun` inside a task: logs its arguments to `$SBATCH_LOG.srun` and runs the
+/// command after its options, as the job step would.
+const FAKE_SRUN: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+echo "$*" >> "$SBATCH_LOG.srun"
+while [[ $# -gt 0 && $1 == -* ]]; do shift; done
+exec "$@"
+"#;
+
+/// Runs the Slurm example in `dir` with the fake sbatch (and srun): `bash count.sbatch args` (or `sbatch
 /// args count.sbatch` when `submit`), with `vars`; returns its stdout and the sbatch log.
 fn slurm_example(
     dir: &Path,
@@ -701,6 +710,9 @@ fn slurm_example(
     let sbatch = bin.join("sbatch");
     fs::write(&sbatch, FAKE_SBATCH).unwrap();
     fs::set_permissions(&sbatch, fs::Permissions::from_mode(0o755)).unwrap();
+    let srun = bin.join("srun");
+    fs::write(&srun, FAKE_SRUN).unwrap();
+    fs::set_permissions(&srun, fs::Permissions::from_mode(0o755)).unwrap();
     let nqueens_dir = assert_cmd::cargo::cargo_bin("nqueens")
         .parent()
         .unwrap()
@@ -783,6 +795,15 @@ fn the_slurm_example_counts_and_merges_with_the_options_given() {
     assert_eq!(
         (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
         ("2680", "yes")
+    );
+    // Each task counted as a job step of one task on the CPUs the task was given.
+    let steps = fs::read_to_string(dir.path().join("sbatch.log.srun")).unwrap();
+    assert_eq!(steps.lines().count(), 3, "{steps}");
+    assert!(
+        steps
+            .lines()
+            .all(|l| l.starts_with("--ntasks=1 --cpus-per-task=1 nqueens count 11 --shard ")),
+        "{steps}"
     );
     let merged = read(&dir.path().join("nqueens-n11-k3/shard-3.json"));
     assert_eq!(
