@@ -5,6 +5,12 @@ use std::time::Duration;
 use crate::{burnside, known, Engine, Plan};
 
 /// The result of counting one board size.
+///
+/// ```
+/// let counts = nqueens::count(6, &nqueens::Options::default()).unwrap();
+/// assert_eq!((counts.total, counts.unique), (4, Some(1)));
+/// assert_eq!(counts.verified(), Some(true));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counts {
     /// Board size.

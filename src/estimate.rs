@@ -9,6 +9,15 @@
 //! confidence interval (by Student's t, as the sample may be small). The plan (and the join
 //! engine's table) is built first, and timed too: it is part of a run.
 //!
+//! ```
+//! let options = nqueens::Options::default().with_threads(2);
+//! // A tenth of a second of sampling (at least three draws), from the random stream 7.
+//! let e = nqueens::estimate::estimate(16, &options, 0.1, 7).unwrap();
+//! let (cpu, margin) = e.total();
+//! assert!(cpu > 0.0 && margin.is_finite());
+//! assert_eq!(e.engine, nqueens::Engine::Join);
+//! ```
+//!
 //! Most of the join engine's row sets (72% at n = 19 and 21, 73% at n = 27) hold no unit of
 //! their own and cost nothing: a sample of them is mostly zeros, and its spread mostly how many
 //! zeros it drew. So the join's draws are of the row sets that hold a unit only, and their mean

@@ -15,6 +15,25 @@
 //! asked for explicitly. The CRC-32 of a result shows damage, not forgery: anyone can recompute
 //! it after editing a file, which only a second count, elsewhere, can catch.
 //!
+//! ```
+//! use nqueens::cluster::merge::{merge, Input};
+//! use nqueens::cluster::{count, Shard};
+//! use nqueens::exec::Unobserved;
+//!
+//! let options = nqueens::Options::default().with_threads(1);
+//! let inputs: Vec<Input> = Shard::all(3)
+//!     .map(|s| Input {
+//!         name: format!("s{}.json", s.index()),
+//!         text: count(10, &options, s, &Unobserved).unwrap().json(),
+//!     })
+//!     .collect();
+//! let merged = merge(&inputs, 1).unwrap();
+//! assert_eq!(merged.counts.total, 724);
+//! // One shard short: refused, naming it.
+//! let e = merge(&inputs[..2], 1).unwrap_err();
+//! assert!(e.to_string().contains("missing 1 shard of 3: 3"));
+//! ```
+//!
 //! Inputs are read one by one ([`Reader`]): a file's text can be dropped once its results are
 //! read, and all inputs together may hold at most [`MAX_TOTAL_BYTES`], so the memory a merge
 //! takes is bounded however many files it is given.

@@ -22,6 +22,17 @@ use crate::time::thread_cpu_seconds;
 use crate::{Error, Options};
 
 /// A way of searching: each engine has its own plan and kernel, and all give the same counts.
+///
+/// ```
+/// use nqueens::{Engine, Options};
+///
+/// assert_eq!(Engine::fastest(12), Engine::Symmetry);
+/// assert_eq!(Engine::fastest(20), Engine::Join);
+/// for engine in Engine::ALL {
+///     let options = Options::default().with_engine(Some(engine));
+///     assert_eq!(nqueens::count(10, &options).unwrap().total, 724);
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {

@@ -25,10 +25,10 @@ fn read_input(path: &Path) -> io::Result<String> {
     } else {
         let file = fs::File::open(path)?;
         let meta = file.metadata()?;
-        let kind = meta.file_type();
         #[cfg(unix)]
         let device = {
             use std::os::unix::fs::FileTypeExt;
+            let kind = meta.file_type();
             kind.is_char_device() || kind.is_block_device()
         };
         #[cfg(not(unix))]
