@@ -753,33 +753,35 @@ fn slurm_example(
     )
 }
 
+/// The settings of a Slurm example run, and the options they (and `--qos=low`) become.
+const SETTINGS: [(&str, &str); 6] = [
+    ("N", "11"),
+    ("SHARDS", "3"),
+    ("CPUS", "2"),
+    ("PARTITION", "debug"),
+    ("ACCOUNT", "proj"),
+    ("TIME", "1:00:00"),
+];
+const SETTINGS_AS_OPTIONS: [&str; 5] = [
+    "--cpus-per-task=2",
+    "--partition=debug",
+    "--account=proj",
+    "--time=1:00:00",
+    "--qos=low",
+];
+
 #[test]
 fn the_slurm_example_counts_and_merges_with_the_options_given() {
     let dir = TempDir::new().unwrap();
     let old = dir.path().join("nqueens-n11-k3/result.txt");
     fs::create_dir_all(old.parent().unwrap()).unwrap();
     fs::write(&old, "an old result").unwrap();
-    let vars = [
-        ("N", "11"),
-        ("SHARDS", "3"),
-        ("CPUS", "2"),
-        ("PARTITION", "debug"),
-        ("ACCOUNT", "proj"),
-        ("TIME", "1:00:00"),
-        ("THROTTLE", "2"),
-    ];
+    let vars = [SETTINGS.as_slice(), &[("THROTTLE", "2")]].concat();
     let (stdout, log) = slurm_example(dir.path(), &vars, &["--qos=low"], false);
     assert!(stdout.contains("(shards 1-3 of 3, n = 11)"), "{stdout}");
     let calls: Vec<&str> = log.lines().collect();
     assert_eq!(calls.len(), 2, "{log}");
-    for option in [
-        "--array=1-3%2",
-        "--cpus-per-task=2",
-        "--partition=debug",
-        "--account=proj",
-        "--time=1:00:00",
-        "--qos=low",
-    ] {
+    for option in SETTINGS_AS_OPTIONS.iter().chain(&["--array=1-3%2"]) {
         assert!(calls[0].contains(option), "{option} not in {}", calls[0]);
     }
     for option in [
@@ -858,15 +860,7 @@ fn the_slurm_example_resubmits_one_index_as_that_shard_and_never_leaves_a_stale_
 #[test]
 fn the_slurm_example_resubmits_indices_with_the_run_s_own_settings() {
     let dir = TempDir::new().unwrap();
-    let first = [
-        ("N", "11"),
-        ("SHARDS", "3"),
-        ("CPUS", "2"),
-        ("PARTITION", "debug"),
-        ("ACCOUNT", "proj"),
-        ("TIME", "1:00:00"),
-    ];
-    slurm_example(dir.path(), &first, &["--qos=low"], false);
+    slurm_example(dir.path(), &SETTINGS, &["--qos=low"], false);
     let run = dir.path().join("nqueens-n11-k3");
     fs::remove_file(run.join("shard-2.json")).unwrap();
     fs::remove_file(run.join("shard-3.json")).unwrap();
@@ -876,14 +870,7 @@ fn the_slurm_example_resubmits_indices_with_the_run_s_own_settings() {
     assert!(stdout.contains("(shards 2,3 of 3, n = 11)"), "{stdout}");
     let calls: Vec<&str> = log.lines().collect();
     let resubmitted = calls[calls.len() - 2];
-    for option in [
-        "--array=2,3",
-        "--cpus-per-task=2",
-        "--partition=debug",
-        "--account=proj",
-        "--time=1:00:00",
-        "--qos=low",
-    ] {
+    for option in SETTINGS_AS_OPTIONS.iter().chain(&["--array=2,3"]) {
         assert!(
             resubmitted.contains(option),
             "{option} not in {resubmitted}"

@@ -228,24 +228,24 @@ fn show(mode: Mode, label: &str, read: &dyn Fn() -> Reading, quit: &mpsc::Receiv
 /// `message` cut to at most `room` characters where it can be: whole `, `-separated parts from
 /// the left, or, when not even the first fits, whole words of it.
 fn fit(message: &str, room: usize) -> String {
+    let parts = leading(message, ", ", room);
+    if parts.is_empty() {
+        leading(message, " ", room)
+    } else {
+        parts
+    }
+}
+
+/// The leading pieces of `message`, split at `separator`, that fit in `room` characters.
+fn leading(message: &str, separator: &str, room: usize) -> String {
     let mut out = String::new();
-    for part in message.split(", ") {
-        let sep = if out.is_empty() { "" } else { ", " };
-        if out.chars().count() + sep.len() + part.chars().count() > room {
+    for piece in message.split(separator) {
+        let sep = if out.is_empty() { "" } else { separator };
+        if out.chars().count() + sep.len() + piece.chars().count() > room {
             break;
         }
         out.push_str(sep);
-        out.push_str(part);
-    }
-    if out.is_empty() {
-        for word in message.split(' ') {
-            let sep = if out.is_empty() { "" } else { " " };
-            if out.chars().count() + sep.len() + word.chars().count() > room {
-                break;
-            }
-            out.push_str(sep);
-            out.push_str(word);
-        }
+        out.push_str(piece);
     }
     out
 }
