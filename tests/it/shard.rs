@@ -1210,3 +1210,14 @@ fn merge_reads_a_folder_of_shard_files() {
         .code(1)
         .stderr(predicates::str::contains("the folder holds no .json file"));
 }
+
+/// Q(23) as counted in 64 shards and committed under `results/n23`: the files are the shards of
+/// this program's plan, and they add up to the published count.
+#[test]
+fn the_committed_shards_of_n_23_merge_to_the_published_count() {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/results/n23"));
+    let report = merged(&[dir]);
+    assert_eq!(report["total"].as_u64(), Some(24_233_937_684_440));
+    assert_eq!(report["unique"].as_u64(), Some(3_029_242_658_210));
+    assert_eq!(report["verified"].as_bool(), Some(true));
+}
