@@ -6,33 +6,27 @@ use std::time::Duration;
 /// CPU seconds this thread has used.
 #[cfg(unix)]
 pub(crate) fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant the system knows.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
-    if ok {
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    } else {
-        0.0
-    }
+    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID).map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// The CPU time of this process, all its threads together (zero where it cannot be read).
 pub(crate) fn process_cpu() -> Duration {
     #[cfg(unix)]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant.
-        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0 {
-            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
-        }
-    }
+    return cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID).unwrap_or_default();
+    #[cfg(not(unix))]
     Duration::ZERO
+}
+
+/// The CPU clock `clock` (of this thread or this process), when the system reads it.
+#[cfg(unix)]
+fn cpu_clock(clock: libc::clockid_t) -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec to write to; `clock` is one of the CPU clocks above.
+    let ok = unsafe { libc::clock_gettime(clock, &mut ts) } == 0;
+    ok.then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
 
 /// Seconds since the first call: where no per-thread CPU clock is read (not Unix), the

@@ -20,7 +20,8 @@
 //! let done_before = |_: usize| false; // e.g. read from a checkpoint
 //! let outcome = exec::execute(&run.plan, &|p| run.owns(p) && !done_before(p.id), how, &Unobserved)
 //!     .unwrap();
-//! let times = nqueens::exec::run::Times { wall: outcome.elapsed, cpu: outcome.elapsed };
+//! // The wall time of the search; its CPU time is not measured here.
+//! let times = nqueens::exec::run::Times { wall: outcome.elapsed, cpu: Default::default() };
 //! let partial = run.result(outcome.tally, times, 2).unwrap();
 //! assert_eq!(partial.subproblems, run.partition.ids(shard).len());
 //! ```

@@ -281,7 +281,7 @@ fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
             if let Some(differences) = identity.compare(line).map_err(damaged)? {
                 return Err(Problem::OtherRun(differences));
             }
-            saved.timed = !line.contains(" format=2 ");
+            saved.timed = !line.split(' ').any(|field| field == "format=2");
         } else if let Some(time) = line.strip_prefix("time ") {
             let (run, wall, cpu) = parse_time(time, identity.plan).map_err(damaged)?;
             let entry = saved.runs.entry(run).or_default();

@@ -13,60 +13,41 @@ use nqueens::{bench, Engine, Options, MAX_N, MAX_SPLIT_DEPTH};
 
 use crate::command::{Command, Watch};
 
-const EXAMPLES: &str = "\
-Examples:
-  nqueens count 8               count the 92 solutions of the 8-queens problem
-  nqueens count 16 -j 1         count n = 16 on one thread
-  nqueens count 8..16           one table row per n from 8 to 16
-  nqueens count 4..12 --json    JSON Lines, one object per n
-  nqueens count 18 --shard 3/8 -o s3.json
-                                shard 3 of 8 (numbered from 1) as a partial result
-  nqueens merge s*.json         check the 8 partial results and print the count
-  nqueens solve 8               the 92 boards of the 8-queens problem, then the count
-  nqueens solve 8 --unique      one board of each of the 12 symmetry classes
-  nqueens solve 12 --format columns --limit 5
-  nqueens solve 4 --trace       the search step by step
-  nqueens count 20 --checkpoint n20.ckpt
-                                keep finished work in n20.ckpt; after a crash or Ctrl-C
-                                the same command resumes where the run stopped
-  nqueens estimate 27 --shards 10000
-                                how long n = 27 takes: CPU, wall and per shard
-  nqueens completions bash      shell completions (bash, zsh, fish, elvish, powershell)";
+// Each subcommand's examples are written once, as a literal, so that its own help shows them
+// and the program's help puts them all together.
+macro_rules! count_examples {
+    () => {
+        "  nqueens count 8               count the 92 solutions of the 8-queens problem\n  nqueens count 16 -j 1         count n = 16 on one thread\n  nqueens count 8..16           one table row per n from 8 to 16\n  nqueens count 4..12 --json    JSON Lines, one object per n\n  nqueens count 20 --checkpoint n20.ckpt\n                                keep finished work in n20.ckpt; after a crash or Ctrl-C\n                                the same command resumes where the run stopped\n  nqueens count 18 --shard 3/8 -o s3.json\n                                shard 3 of 8 (numbered from 1) as a partial result\n  srun nqueens count 21 --shard auto -o 'n21-{shard}.json'\n                                one shard per Slurm task (or MPI rank)\n"
+    };
+}
+macro_rules! merge_examples {
+    () => {
+        "  nqueens merge s*.json         check the partial results and print the count\n  nqueens merge s*.json --json  the count as one JSON object\n  cat s*.json | nqueens merge - read the partial results from stdin\n"
+    };
+}
+macro_rules! solve_examples {
+    () => {
+        "  nqueens solve 8               the 92 boards of the 8-queens problem, then the count\n  nqueens solve 8 --unique      one board of each of the 12 symmetry classes\n  nqueens solve 12 --format columns --limit 5\n  nqueens solve 4 --trace       the search step by step\n"
+    };
+}
+macro_rules! estimate_examples {
+    () => {
+        "  nqueens estimate 21           CPU and wall time of counting n = 21 here\n  nqueens estimate 27 --shards 10000\n                                how long n = 27 takes: CPU, wall and per shard\n  nqueens estimate 24 -j 32 --seconds 60 --json\n                                on 32 threads, a longer sample, as JSON\n"
+    };
+}
 
-const COUNT_EXAMPLES: &str = "\
-Examples:
-  nqueens count 8               count the 92 solutions of the 8-queens problem
-  nqueens count 16 -j 1         count n = 16 on one thread
-  nqueens count 8..16           one table row per n from 8 to 16
-  nqueens count 4..12 --json    JSON Lines, one object per n
-  nqueens count 20 --checkpoint n20.ckpt
-                                keep finished work in n20.ckpt; after a crash or Ctrl-C
-                                the same command resumes where the run stopped
-  nqueens count 18 --shard 3/8 -o s3.json
-                                shard 3 of 8 (numbered from 1) as a partial result
-  srun nqueens count 21 --shard auto -o 'n21-{shard}.json'
-                                one shard per Slurm task (or MPI rank)";
-
-const MERGE_EXAMPLES: &str = "\
-Examples:
-  nqueens merge s*.json         check the partial results and print the count
-  nqueens merge s*.json --json  the count as one JSON object
-  cat s*.json | nqueens merge - read the partial results from stdin";
-
-const SOLVE_EXAMPLES: &str = "\
-Examples:
-  nqueens solve 8               the 92 boards of the 8-queens problem, then the count
-  nqueens solve 8 --unique      one board of each of the 12 symmetry classes
-  nqueens solve 12 --format columns --limit 5
-  nqueens solve 4 --trace       the search step by step";
-
-const ESTIMATE_EXAMPLES: &str = "\
-Examples:
-  nqueens estimate 21           CPU and wall time of counting n = 21 here
-  nqueens estimate 27 --shards 10000
-                                how long n = 27 takes: CPU, wall and per shard
-  nqueens estimate 24 -j 32 --seconds 60 --json
-                                on 32 threads, a longer sample, as JSON";
+const EXAMPLES: &str = concat!(
+    "Examples:\n",
+    count_examples!(),
+    merge_examples!(),
+    solve_examples!(),
+    estimate_examples!(),
+    "  nqueens completions bash      shell completions (bash, zsh, fish, elvish, powershell)"
+);
+const COUNT_EXAMPLES: &str = concat!("Examples:\n", count_examples!());
+const MERGE_EXAMPLES: &str = concat!("Examples:\n", merge_examples!());
+const SOLVE_EXAMPLES: &str = concat!("Examples:\n", solve_examples!());
+const ESTIMATE_EXAMPLES: &str = concat!("Examples:\n", estimate_examples!());
 
 #[derive(Debug, Parser)]
 #[command(
