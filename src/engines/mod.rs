@@ -350,6 +350,10 @@ impl Plan {
                 for block in join.blocks() {
                     h.update(&block.to_le_bytes());
                 }
+                // The blocks of an even board counted by the quarter turn add other sums.
+                if join.turns() {
+                    h.update(b"quarter turn");
+                }
             }
         }
         h.finalize()

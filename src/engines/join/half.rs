@@ -16,7 +16,7 @@
 use std::mem::MaybeUninit;
 
 use super::pairs;
-use super::quarter::{Made, Quarters};
+use super::quarter::{Diagonals, Made, Quarters};
 use super::subsets::next_subset;
 
 /// Which side of the board a half's key is read for.
@@ -173,7 +173,7 @@ fn keep_part(
     isa: Isa,
     q: &Quarters,
     (placements, shift): (&[u64], u32),
-    forbid: u64,
+    forbid: Diagonals,
     (window, side): (Window, Side),
     out: &mut [u64],
 ) -> usize {
@@ -192,7 +192,10 @@ fn keep_part(
         _ => keep_each(placements, out, |p| {
             let (d1, d2) = q.unpack(p);
             let (d1, d2) = (d1 << shift, d2 << shift);
-            (window.part_key(side, d1, d2), (d1 | d2) & forbid == 0)
+            (
+                window.part_key(side, d1, d2),
+                d1 & forbid.0 | d2 & forbid.1 == 0,
+            )
         }),
     }
 }
@@ -207,7 +210,7 @@ impl South {
         q: &Quarters,
         placements: &[u64],
         r: u32,
-        forbid: u64,
+        forbid: Diagonals,
         (window, side): (Window, Side),
     ) {
         let keys = pairs::slots(&mut self.keys, placements.len() + SPARE);
@@ -286,7 +289,9 @@ macro_rules! fill_for {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Halves {
     rows: u32,
-    forbid: u64,
+    /// The columns the halves' queens stand in: `k` of them in the north rows, the rest south.
+    columns: u32,
+    forbid: Diagonals,
     side: Side,
     /// The column of the queen in the north rectangle's last row that the halves' queen there
     /// stands left of ([`Halves::left_of`]), if any.
@@ -302,11 +307,20 @@ impl Halves {
     /// north rectangle of `r` rows that use none of the diagonals in `forbid` (same bit in
     /// either direction), read for `side`.
     pub(crate) fn new(r: u32, h: u32, rows: u32, forbid: u64, side: Side) -> Halves {
+        Halves::on(r, (rows, (1 << h) - 1), (forbid, forbid), side)
+    }
+
+    /// The placements of one queen in each of the rows `rows` and in each of the columns
+    /// `columns` (as many, east view) of a board with a north rectangle of `r` rows, that use
+    /// none of the "/" diagonals `forbid.0` nor the "\" diagonals `forbid.1`, read for `side`:
+    /// the rest of a half some of whose queens are placed already (`turn.rs`).
+    pub(crate) fn on(r: u32, (rows, columns): (u32, u32), forbid: Diagonals, side: Side) -> Halves {
         let north = rows & ((1 << r) - 1);
         let k = north.count_ones();
-        let possible = k <= h && (rows >> r).count_ones() + k == h;
+        let possible = k <= columns.count_ones() && rows.count_ones() == columns.count_ones();
         Halves {
             rows,
+            columns,
             forbid,
             side,
             before: None,
@@ -361,16 +375,41 @@ impl Halves {
         limit: usize,
         buffers: &mut Buffers,
     ) -> bool {
-        let h = window.width.div_ceil(2);
-        while let Some(cols) = self.next {
-            self.next = next_subset(cols, self.k, h);
-            join(isa, q, window, self, cols as u32, out, buffers);
+        let width = self.columns.count_ones();
+        while let Some(chosen) = self.next {
+            self.next = next_subset(chosen, self.k, width);
+            join(
+                isa,
+                q,
+                window,
+                self,
+                deposit(chosen as u32, self.columns),
+                out,
+                buffers,
+            );
             if out.len() >= limit {
                 break;
             }
         }
         self.next.is_some()
     }
+}
+
+/// The bits of `mask` picked by `chosen`: bit i of `chosen` for the i-th lowest bit of `mask`
+/// (`pdep`; one loop per quarter join, which is never the costly part).
+#[inline(always)]
+fn deposit(mut chosen: u32, mask: u32) -> u32 {
+    if mask & mask.wrapping_add(1) == 0 {
+        return chosen;
+    }
+    let (mut rest, mut out) = (mask, 0);
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        out |= low & (chosen & 1).wrapping_neg();
+        chosen >>= 1;
+        rest ^= low;
+    }
+    out
 }
 
 /// The quarter join of one north column set `cols`: every north placement on the north rows of
@@ -405,7 +444,6 @@ fn groups<'a>(
 ) -> Option<(North<'a>, &'a South)> {
     let r = q.rows();
     let (north, south) = (halves.rows & ((1 << r) - 1), halves.rows >> r);
-    let all_cols = (1u32 << window.width.div_ceil(2)) - 1;
     let (forbid, side) = (halves.forbid, halves.side);
     let Buffers {
         made,
@@ -421,7 +459,7 @@ fn groups<'a>(
     if north.keys.is_empty() {
         return None;
     }
-    let placements = q.group(south, all_cols ^ cols, made);
+    let placements = q.group(south, halves.columns ^ cols, made);
     south_ok.fill(isa, q, placements, r, forbid, (window, side));
     if south_ok.len == 0 {
         return None;
@@ -465,7 +503,7 @@ impl<'a> North<'a> {
         q: &Quarters,
         window: Window,
         side: Side,
-        forbid: u64,
+        forbid: Diagonals,
         group: &[u64],
         out: &'a mut Vec<u64>,
     ) -> North<'a> {
@@ -558,7 +596,7 @@ macro_rules! lanes_part_key {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{North, Quarters, Side, Slot, South, Window, LANES};
+    use super::{Diagonals, North, Quarters, Side, Slot, South, Window, LANES};
 
     /// For each set of fitting lanes (bit i: lane i), the 32-bit elements that bring those
     /// 64-bit lanes to the front, in order.
@@ -651,14 +689,15 @@ mod avx2 {
         q: &Quarters,
         placements: &[u64],
         r: u32,
-        forbid: u64,
+        forbid: Diagonals,
         (window, side): (Window, Side),
         keys: &mut [u64],
     ) -> usize {
         let (d1_bits, rows) = q.packing();
         let set = |x: u64| _mm256_set1_epi64x(x as i64);
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
-        let (d1_bits, forbid, zero) = (set(d1_bits), set(forbid), _mm256_setzero_si256());
+        let (d1_bits, zero) = (set(d1_bits), _mm256_setzero_si256());
+        let (forbid1, forbid2) = (set(forbid.0), set(forbid.1));
         let (down1, down2) = (count(r), count(rows + r));
         let key = lanes_part_key!(
             (window, side),
@@ -669,7 +708,7 @@ mod avx2 {
         keep_each(placements, keys, |p| {
             let a = _mm256_sll_epi64(_mm256_and_si256(p, d1_bits), down1);
             let b = _mm256_sll_epi64(_mm256_srli_epi64::<32>(p), down2);
-            let clash = _mm256_and_si256(_mm256_or_si256(a, b), forbid);
+            let clash = _mm256_or_si256(_mm256_and_si256(a, forbid1), _mm256_and_si256(b, forbid2));
             (key(a, b), _mm256_cmpeq_epi64(clash, zero))
         })
     }
@@ -730,7 +769,7 @@ mod avx2 {
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{North, Quarters, Side, Slot, South, Window, SPARE};
+    use super::{Diagonals, North, Quarters, Side, Slot, South, Window, SPARE};
 
     /// Compresses the lanes of `value` that `kept` says to the front of the register and stores
     /// it whole at `to` (a masked store was slower); returns how many were kept.
@@ -790,14 +829,14 @@ mod avx512 {
         q: &Quarters,
         placements: &[u64],
         r: u32,
-        forbid: u64,
+        forbid: Diagonals,
         (window, side): (Window, Side),
         keys: &mut [u64],
     ) -> usize {
         let (d1_bits, rows) = q.packing();
         let set = |x: u64| _mm512_set1_epi64(x as i64);
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
-        let (d1_bits, forbid) = (set(d1_bits), set(forbid));
+        let (d1_bits, forbid1, forbid2) = (set(d1_bits), set(forbid.0), set(forbid.1));
         let (down1, down2) = (count(r), count(rows + r));
         let key = lanes_part_key!(
             (window, side),
@@ -808,7 +847,8 @@ mod avx512 {
         keep_each(placements, keys, |p, valid| {
             let a = _mm512_sll_epi64(_mm512_and_si512(p, d1_bits), down1);
             let b = _mm512_sll_epi64(_mm512_srli_epi64::<32>(p), down2);
-            let kept = _mm512_mask_testn_epi64_mask(valid, _mm512_or_si512(a, b), forbid);
+            let clear1 = _mm512_mask_testn_epi64_mask(valid, a, forbid1);
+            let kept = _mm512_mask_testn_epi64_mask(clear1, b, forbid2);
             (key(a, b), kept)
         })
     }
@@ -1172,14 +1212,23 @@ mod tests {
                     let group = q.group(rows, cols, &mut made).to_vec();
                     lengths[group.len() % 8] += 1;
                     for side in [Side::East, Side::West] {
-                        for (shift, forbid) in [(0, 0), (r, 1 << (h + 3)), (r - 1, 0b11 << h)] {
+                        // The same diagonals both ways (odd boards' middle queens), and two
+                        // different ones (a queen placed already, `turn.rs`).
+                        let cases = [
+                            (0, (0, 0)),
+                            (r, (1 << (h + 3), 1 << (h + 3))),
+                            (r - 1, (0b11 << h, 0b11 << h)),
+                            (r, (1 << (h + 2), 1 << (h + 5))),
+                            (0, (0b101 << h, 0)),
+                        ];
+                        for (shift, forbid) in cases {
                             let mut south = South::default();
                             south.fill(Isa::Plain, &q, &group, shift, forbid, (window, side));
                             let expected: Vec<_> = group
                                 .iter()
                                 .map(|&p| q.unpack(p))
                                 .map(|(d1, d2)| (d1 << shift, d2 << shift))
-                                .filter(|&(d1, d2)| (d1 | d2) & forbid == 0)
+                                .filter(|&(d1, d2)| d1 & forbid.0 == 0 && d2 & forbid.1 == 0)
                                 .map(|(d1, d2)| window.part_key(side, d1, d2))
                                 .collect();
                             let (got, padding) = south.keys[..south.padded()].split_at(south.len);

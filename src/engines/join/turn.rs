@@ -1,0 +1,570 @@
+//! The quarter turn of even boards: the middle lines' queens, and how much each pair of halves
+//! adds to the board's total.
+//!
+//! An even board (n = 2h) has two middle rows, h - 1 and h, and two middle columns, h - 1 (the
+//! east half's innermost) and h (the west half's). Each holds one queen. Measure a line's
+//! queen by its distance from the centre line across it, doubled so that it is a whole
+//! number: D(i) = |2i - (n - 1)|, one of 1, 3, …, n - 1, for the queen's row on a column (or its
+//! column on a row). Let
+//!
+//! ```text
+//!   P = max(D of the queens of the two middle rows)      (their columns)
+//!   Q = max(D of the queens of the two middle columns)   (their rows)
+//! ```
+//!
+//! Both reflections keep P and Q: north-south swaps the middle rows and keeps each column's
+//! queen as far from the centre, east-west swaps the middle columns likewise. A quarter turn,
+//! (r, c) ↦ (c, n-1-r), takes the queen of column h-1 at row a to row h-1 at column n-1-a and
+//! the queen of column h to row h, each as far from the centre as before, and the queens of
+//! the middle rows to the middle columns, likewise: it swaps P and Q, one to one on the
+//! solutions. So as many solutions have P > Q as P < Q, and
+//!
+//! ```text
+//!   total = 2 · #(P > Q) + #(P = Q)
+//! ```
+//!
+//! Each unit (a class of east row sets under the reflections, which keep P and Q) therefore
+//! counts its solutions with P > Q twice, those with P = Q once and the others not at all.
+//!
+//! **How.** A half (east view: a west half is counted as the east half of its mirror image,
+//! which keeps every distance) holds the queen of its innermost column, at some row a, and the
+//! queens of the middle rows that are among its rows. Its halves are made *start* by start
+//! ([`starts`]): those queens placed first, the rest of the half made on the other rows and
+//! columns away from their diagonals. A start gives its halves a *class*: m, the largest of
+//! their distances, and which of the two maxima it makes: the half's part of P (a middle row's
+//! queen is that far), of Q (its innermost column's queen is), or of both. For an east half of
+//! class (m_e, t_e) and a west half of class (m_w, t_w), the larger of m_e and m_w is the larger
+//! of P and Q, so ([`times`]):
+//!
+//! - m_e > m_w: twice when t_e is P, once when both, never when Q;
+//! - m_w > m_e: the same by t_w;
+//! - m_e = m_w: twice when both are P, never when both are Q, once otherwise.
+//!
+//! The halves are kept in class order, so for each class on one side the halves of the other
+//! side with a smaller m are the start of their list: a unit's count is a few counts of a run
+//! of one list against the start of the other ([`count_runs`]), and the pairs that count for
+//! nothing (about half of them) are never tested.
+
+use super::half;
+use super::half::{Halves, Side, Window};
+use super::quarter::{Diagonals, Quarters};
+
+/// A class's largest distance, as (D - 1) / 2: 0 to h - 1.
+type Level = u8;
+
+/// Which of P and Q a half's largest distance is part of ([`Class`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Part {
+    /// A middle row's queen is that far, and the innermost column's nearer.
+    P,
+    /// Both.
+    Both,
+    /// The innermost column's queen is that far, and the middle rows' nearer (or the half has
+    /// no middle row).
+    Q,
+}
+
+/// The class of a half: its largest distance and which maximum that is part of; classes in
+/// increasing order of distance.
+pub(crate) type Class = (Level, Part);
+
+/// How many times the board's total counts a solution joined from an east half of class `east`
+/// and a west half of class `west` (the module header).
+pub(crate) fn times(east: Class, west: Class) -> u64 {
+    match east.0.cmp(&west.0) {
+        std::cmp::Ordering::Greater => alone(east.1),
+        std::cmp::Ordering::Less => alone(west.1),
+        std::cmp::Ordering::Equal => match (east.1, west.1) {
+            (Part::P, Part::P) => 2,
+            (Part::Q, Part::Q) => 0,
+            _ => 1,
+        },
+    }
+}
+
+/// How many times a solution counts when one of its halves, of part `part`, has the larger
+/// distance.
+fn alone(part: Part) -> u64 {
+    match part {
+        Part::P => 2,
+        Part::Both => 1,
+        Part::Q => 0,
+    }
+}
+
+/// The queens a half's start places: the innermost column's and the middle rows' that are
+/// among its rows, with what is left for the rest of the half.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Start {
+    /// The class of every half made from this start.
+    pub class: Class,
+    /// Rows and columns left for the other queens (east view).
+    pub rows: u32,
+    pub columns: u32,
+    /// The diagonals of the queens placed, "/" and "\" (board numbers).
+    pub placed: Diagonals,
+}
+
+/// Every start of the halves on `rows` of an even `n`-board, in class order: the queen of the
+/// innermost column (h - 1, east view) in each of the rows, and the queens of the middle rows
+/// h - 1 and h that are among the rows in each column left, those that attack no other.
+pub(crate) fn starts(n: u32, rows: u32) -> Vec<Start> {
+    debug_assert!(n.is_multiple_of(2) && n >= 2);
+    let h = n / 2;
+    let distance = |i: u32| (2 * i).abs_diff(n - 1);
+    let diagonals = |(r, c): (u32, u32)| (1u64 << (r + c), 1u64 << (r + n - 1 - c));
+    let mut out = Vec::new();
+    let inner = h - 1;
+    for a in (0..n).filter(|&a| rows >> a & 1 != 0) {
+        // The queens of the middle rows not yet placed: each in a column other than the
+        // innermost, one per row, for the rows of this half.
+        let middle: Vec<u32> = [h - 1, h]
+            .into_iter()
+            .filter(|&r| r != a && rows >> r & 1 != 0)
+            .collect();
+        let free = ((1u32 << h) - 1) & !(1 << inner);
+        let mut place = |queens: &[(u32, u32)]| {
+            let mut placed = (0u64, 0u64);
+            for &q in queens {
+                let (d1, d2) = diagonals(q);
+                if placed.0 & d1 != 0 || placed.1 & d2 != 0 {
+                    return;
+                }
+                placed = (placed.0 | d1, placed.1 | d2);
+            }
+            let q_side = distance(a);
+            // The middle rows' queens: those placed here, and the one in the innermost column
+            // when a is a middle row.
+            let p_side = queens
+                .iter()
+                .filter(|&&(r, _)| r == h - 1 || r == h)
+                .map(|&(_, c)| distance(c))
+                .max()
+                .unwrap_or(0);
+            let level = (q_side.max(p_side) - 1) / 2;
+            let part = match p_side.cmp(&q_side) {
+                std::cmp::Ordering::Greater => Part::P,
+                std::cmp::Ordering::Equal => Part::Both,
+                std::cmp::Ordering::Less => Part::Q,
+            };
+            let (used_rows, used_columns) = queens
+                .iter()
+                .fold((0, 0), |(r, c), &(qr, qc)| (r | 1 << qr, c | 1 << qc));
+            out.push(Start {
+                class: (level as Level, part),
+                rows: rows & !used_rows,
+                columns: ((1 << h) - 1) & !used_columns,
+                placed,
+            });
+        };
+        let first = (a, inner);
+        match middle[..] {
+            [] => place(&[first]),
+            [r] => {
+                for c in (0..h).filter(|&c| free >> c & 1 != 0) {
+                    place(&[first, (r, c)]);
+                }
+            }
+            [r, s] => {
+                for c in (0..h).filter(|&c| free >> c & 1 != 0) {
+                    for d in (0..h).filter(|&d| d != c && free >> d & 1 != 0) {
+                        place(&[first, (r, c), (s, d)]);
+                    }
+                }
+            }
+            _ => unreachable!("two middle rows"),
+        }
+    }
+    out.sort_by_key(|s| s.class);
+    out
+}
+
+/// The halves of one side of a unit, start after start ([`starts`]), made in pieces as
+/// [`Halves`] are, each piece with the runs of its classes.
+#[derive(Debug)]
+pub(crate) struct Turned {
+    side: Side,
+    starts: Vec<Start>,
+    /// The next start to make, and its halves still to come.
+    at: usize,
+    halves: Option<Halves>,
+}
+
+/// The classes of a piece of halves: (class, where its run begins), in class order; each run
+/// ends where the next begins, the last at the end of the piece.
+pub(crate) type Runs = Vec<(Class, usize)>;
+
+impl Turned {
+    /// The halves on `rows` of an even `n`-board, read for `side`.
+    pub(crate) fn new(n: u32, rows: u32, side: Side) -> Turned {
+        Turned {
+            side,
+            starts: starts(n, rows),
+            at: 0,
+            halves: None,
+        }
+    }
+
+    /// Appends the keys of the halves still to come to `out` (the placed queens' diagonals in
+    /// each) and their classes to `runs`, until `out` holds at least `limit` keys or none is
+    /// left; returns whether some are left. A run continues the last one when their classes are
+    /// the same.
+    pub(crate) fn fill(
+        &mut self,
+        q: &Quarters,
+        window: Window,
+        (out, runs): (&mut Vec<u64>, &mut Runs),
+        limit: usize,
+        buffers: &mut half::Buffers,
+    ) -> bool {
+        while self.at < self.starts.len() {
+            let start = self.starts[self.at];
+            let halves = self.halves.get_or_insert_with(|| {
+                Halves::on(
+                    q.rows(),
+                    (start.rows, start.columns),
+                    start.placed,
+                    self.side,
+                )
+            });
+            let from = out.len();
+            let more = halves.fill(q, window, out, limit, buffers);
+            if out.len() > from {
+                let placed = window.part_key(self.side, start.placed.0, start.placed.1);
+                for key in &mut out[from..] {
+                    *key |= placed;
+                }
+                if runs.last().is_none_or(|&(class, _)| class != start.class) {
+                    runs.push((start.class, from));
+                }
+            }
+            if !more {
+                self.halves = None;
+                self.at += 1;
+            }
+            if out.len() >= limit {
+                break;
+            }
+        }
+        self.at < self.starts.len()
+    }
+}
+
+/// Where each level's keys begin in a list in class order: level l's are
+/// `keys[bounds[l]..bounds[l + 1]]`.
+fn bounds(
+    (keys, runs): (&[u64], &Runs),
+    levels: usize,
+    part: impl Fn(Part) -> bool,
+    out: &mut Vec<usize>,
+) {
+    out.clear();
+    out.resize(levels + 1, 0);
+    let mut len = 0;
+    for (i, &((level, p), from)) in runs.iter().enumerate() {
+        if part(p) {
+            len += runs.get(i + 1).map_or(keys.len(), |r| r.1) - from;
+            out[usize::from(level) + 1] = len;
+        }
+    }
+    // Levels with no key end where the one before does.
+    for l in 1..=levels {
+        out[l] = out[l].max(out[l - 1]);
+    }
+}
+
+/// The keys of a list in class order ([`Runs`]) whose part `part` lets through, in order.
+fn gather((keys, runs): (&[u64], &Runs), part: impl Fn(Part) -> bool, out: &mut Vec<u64>) {
+    out.clear();
+    for (i, &((_, p), from)) in runs.iter().enumerate() {
+        if part(p) {
+            out.extend_from_slice(&keys[from..runs.get(i + 1).map_or(keys.len(), |r| r.1)]);
+        }
+    }
+}
+
+/// One side's keys of some parts, by level.
+#[derive(Clone, Copy)]
+struct ByLevel<'a> {
+    keys: &'a [u64],
+    bounds: &'a [usize],
+}
+
+impl ByLevel<'_> {
+    /// The keys of the levels `levels`.
+    fn at(&self, levels: std::ops::Range<usize>) -> &[u64] {
+        &self.keys[self.bounds[levels.start]..self.bounds[levels.end]]
+    }
+}
+
+/// A thread's lists and bounds for [`count_runs`], reused from piece to piece: for each side,
+/// the keys of part P and of both parts (the whole list is the piece itself), and the bounds
+/// of the three.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    keys: [Vec<u64>; 4],
+    bounds: [Vec<usize>; 6],
+}
+
+/// Σ pairs that share no bit over `a` × `b` (by level) whose level in `a` is greater, each by
+/// `count`: the staircase cut into rectangles, halving the levels `levels` each time, so that
+/// each key takes part in a few long counts, not one per level (the counter's pivots need long
+/// lists: 1.45·10^13 pairs per second on a whole unit of n = 24, half that on one run of a
+/// class against the halves of smaller levels).
+fn staircase(
+    a: ByLevel,
+    b: ByLevel,
+    levels: std::ops::Range<usize>,
+    count: &mut impl FnMut(&[u64], &[u64]) -> u64,
+) -> u64 {
+    if levels.len() < 2 {
+        return 0;
+    }
+    let mid = levels.start + levels.len() / 2;
+    let (upper, lower) = (a.at(mid..levels.end), b.at(levels.start..mid));
+    let here = if upper.is_empty() || lower.is_empty() {
+        0
+    } else {
+        count(upper, lower)
+    };
+    here + staircase(a, b, levels.start..mid, count) + staircase(a, b, mid..levels.end, count)
+}
+
+/// Σ [`times`] × pairs that share no bit, over the east keys `east` with their `east_runs` and
+/// the west keys `west` with theirs, each count by `count(east keys, west keys)`:
+///
+/// - east halves of part P (twice) and of both parts (once) against the west halves of a
+///   smaller level ([`staircase`]);
+/// - the same with the sides swapped;
+/// - on each level, the parts pair by pair as [`times`] says.
+pub(crate) fn count_runs(
+    n: u32,
+    east: (&[u64], &Runs),
+    west: (&[u64], &Runs),
+    scratch: &mut Scratch,
+    mut count: impl FnMut(&[u64], &[u64]) -> u64,
+) -> u64 {
+    let levels = (n / 2) as usize;
+    let Scratch { keys, bounds: b } = scratch;
+    let [ek_p, ek_both, wk_p, wk_both] = keys;
+    let [eb_all, eb_p, eb_both, wb_all, wb_p, wb_both] = b;
+    let (is_p, is_both) = (|p| p == Part::P, |p| p == Part::Both);
+    gather(east, is_p, ek_p);
+    gather(east, is_both, ek_both);
+    gather(west, is_p, wk_p);
+    gather(west, is_both, wk_both);
+    bounds(east, levels, |_| true, eb_all);
+    bounds(east, levels, is_p, eb_p);
+    bounds(east, levels, is_both, eb_both);
+    bounds(west, levels, |_| true, wb_all);
+    bounds(west, levels, is_p, wb_p);
+    bounds(west, levels, is_both, wb_both);
+    let by = |keys, bounds| ByLevel { keys, bounds };
+    let (e_all, e_p, e_both) = (by(east.0, eb_all), by(ek_p, eb_p), by(ek_both, eb_both));
+    let (w_all, w_p, w_both) = (by(west.0, wb_all), by(wk_p, wb_p), by(wk_both, wb_both));
+    let mut total = 0;
+    let mut swapped = |w: &[u64], e: &[u64]| count(e, w);
+    total += 2 * staircase(w_p, e_all, 0..levels, &mut swapped);
+    total += staircase(w_both, e_all, 0..levels, &mut swapped);
+    total += 2 * staircase(e_p, w_all, 0..levels, &mut count);
+    total += staircase(e_both, w_all, 0..levels, &mut count);
+    // One level: its runs, class by class.
+    let runs_at = |(keys, runs): (&[u64], &Runs), level: Level| {
+        let mut out = Vec::new();
+        for (i, &(class, from)) in runs.iter().enumerate() {
+            if class.0 == level {
+                let to = runs.get(i + 1).map_or(keys.len(), |r| r.1);
+                out.push((class, from..to));
+            }
+        }
+        out
+    };
+    for level in 0..levels as Level {
+        for (ec, er) in runs_at(east, level) {
+            for (wc, wr) in runs_at(west, level) {
+                let (e, w) = (&east.0[er.clone()], &west.0[wr]);
+                let times = times(ec, wc);
+                if times > 0 && !e.is_empty() && !w.is_empty() {
+                    total += times * count(e, w);
+                }
+            }
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every class pair's times, against P and Q computed from the four distances.
+    #[test]
+    fn times_is_the_comparison_of_p_and_q() {
+        // A half's largest distance `level` and part, from its middle-row distance p and
+        // innermost-column distance q (0: no middle row).
+        for (pe, qe, pw, qw) in itertools(4) {
+            let class = |p: u32, q: u32| {
+                let part = match p.cmp(&q) {
+                    std::cmp::Ordering::Greater => Part::P,
+                    std::cmp::Ordering::Equal => Part::Both,
+                    std::cmp::Ordering::Less => Part::Q,
+                };
+                (p.max(q) as Level, part)
+            };
+            let (big_p, big_q) = (pe.max(pw), qe.max(qw));
+            let expected = match big_p.cmp(&big_q) {
+                std::cmp::Ordering::Greater => 2,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Less => 0,
+            };
+            if qe == 0 || qw == 0 {
+                continue; // every half has an innermost column's queen
+            }
+            assert_eq!(
+                times(class(pe, qe), class(pw, qw)),
+                expected,
+                "{pe} {qe} {pw} {qw}"
+            );
+        }
+    }
+
+    /// Every half on every row set of even boards up to 10, by backtracking with the column of
+    /// each row's queen, with its class from its queens: the starts' halves are exactly these,
+    /// each once, with that class, read for either side; from the table and made on demand,
+    /// in pieces.
+    #[test]
+    fn the_starts_make_every_half_once_in_its_class() {
+        use crate::engines::join::subsets::for_each_subset;
+        for n in [2u32, 4, 6, 8, 10] {
+            let (h, window) = (n / 2, Window::new(n));
+            let far = |i: u32| (2 * i).abs_diff(n - 1);
+            for_each_subset(n, h, |rows| {
+                let mut plain = Vec::new();
+                let mut cols = vec![None; n as usize];
+                every_half(n, rows, 0, (0, 0, 0), &mut cols, &mut |cols, (d1, d2)| {
+                    let a = cols.iter().position(|&c| c == Some(h - 1)).unwrap() as u32;
+                    let p = [h - 1, h]
+                        .iter()
+                        .filter_map(|&r| cols[r as usize].map(far))
+                        .max()
+                        .unwrap_or(0);
+                    let q = far(a);
+                    let part = match p.cmp(&q) {
+                        std::cmp::Ordering::Greater => Part::P,
+                        std::cmp::Ordering::Equal => Part::Both,
+                        std::cmp::Ordering::Less => Part::Q,
+                    };
+                    plain.push(((((p.max(q) - 1) / 2) as Level, part), d1, d2));
+                });
+                for side in [Side::East, Side::West] {
+                    let mut expected: Vec<(Class, u64)> = plain
+                        .iter()
+                        .map(|&(class, d1, d2)| (class, window.key(side, d1, d2)))
+                        .collect();
+                    expected.sort_unstable();
+                    for q in [Quarters::build(n).unwrap(), Quarters::on_demand(n)] {
+                        let mut turned = Turned::new(n, rows, side);
+                        let mut buffers = half::Buffers::default();
+                        let mut got = Vec::new();
+                        loop {
+                            let (mut keys, mut runs) = (Vec::new(), Runs::new());
+                            let more =
+                                turned.fill(&q, window, (&mut keys, &mut runs), 3, &mut buffers);
+                            assert!(runs.windows(2).all(|w| w[0].0 < w[1].0), "class order");
+                            for (i, &(class, from)) in runs.iter().enumerate() {
+                                let to = runs.get(i + 1).map_or(keys.len(), |r| r.1);
+                                got.extend(keys[from..to].iter().map(|&k| (class, k)));
+                            }
+                            if !more {
+                                break;
+                            }
+                        }
+                        got.sort_unstable();
+                        assert_eq!(got, expected, "n = {n}, rows {rows:b}, {side:?}");
+                    }
+                }
+            });
+        }
+    }
+
+    /// Calls `out` with the column of each row's queen and the diagonal masks of every east half
+    /// on `rows` from row `r` on.
+    fn every_half(
+        n: u32,
+        rows: u32,
+        r: u32,
+        (used, d1, d2): (u32, u64, u64),
+        cols: &mut Vec<Option<u32>>,
+        out: &mut dyn FnMut(&[Option<u32>], Diagonals),
+    ) {
+        if r == n {
+            return out(cols, (d1, d2));
+        }
+        if rows >> r & 1 == 0 {
+            return every_half(n, rows, r + 1, (used, d1, d2), cols, out);
+        }
+        for c in 0..n / 2 {
+            let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
+            if used >> c & 1 == 0 && d1 & a == 0 && d2 & b == 0 {
+                cols[r as usize] = Some(c);
+                every_half(n, rows, r + 1, (used | 1 << c, d1 | a, d2 | b), cols, out);
+                cols[r as usize] = None;
+            }
+        }
+    }
+
+    /// [`count_runs`] against every pair, one by one, on random keys in random classes.
+    #[test]
+    fn counted_by_runs_is_the_sum_over_every_pair() {
+        let mut rng = crate::rng::SplitMix64(5);
+        for round in 0..200 {
+            let n = 2 * (1 + round % 8) as u32;
+            let levels = (n / 2) as u64;
+            let side = |rng: &mut crate::rng::SplitMix64, len: u64| {
+                let mut classes: Vec<(Class, u64)> = (0..len)
+                    .map(|_| {
+                        let level = (rng.next() % levels) as Level;
+                        let part = [Part::P, Part::Both, Part::Q][(rng.next() % 3) as usize];
+                        ((level, part), rng.next() & rng.next() & rng.next() & 0xffff)
+                    })
+                    .collect();
+                classes.sort_unstable_by_key(|&(class, _)| class);
+                let keys: Vec<u64> = classes.iter().map(|&(_, k)| k).collect();
+                let mut runs = Runs::new();
+                for (i, &(class, _)) in classes.iter().enumerate() {
+                    if runs.last().is_none_or(|&(c, _)| c != class) {
+                        runs.push((class, i));
+                    }
+                }
+                (classes, keys, runs)
+            };
+            let (len_e, len_w) = (rng.next() % 60, rng.next() % 60);
+            let (e, w) = (side(&mut rng, len_e), side(&mut rng, len_w));
+            let expected: u64 =
+                e.0.iter()
+                    .flat_map(|&(ec, ek)| {
+                        w.0.iter()
+                            .filter(move |&&(_, wk)| ek & wk == 0)
+                            .map(move |&(wc, _)| times(ec, wc))
+                    })
+                    .sum();
+            let got = count_runs(
+                n,
+                (&e.1, &e.2),
+                (&w.1, &w.2),
+                &mut Scratch::default(),
+                |a, b| {
+                    a.iter()
+                        .map(|&x| b.iter().filter(|&&y| x & y == 0).count() as u64)
+                        .sum()
+                },
+            );
+            assert_eq!(got, expected, "round {round}");
+        }
+    }
+
+    /// Every (a, b, c, d) with entries 0..k.
+    fn itertools(k: u32) -> impl Iterator<Item = (u32, u32, u32, u32)> {
+        (0..k * k * k * k).map(move |i| (i % k, i / k % k, i / k / k % k, i / k / k / k))
+    }
+}
