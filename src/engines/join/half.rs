@@ -164,8 +164,10 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 }
 
 /// Writes the part key ([`Window::part_key`] for `side`) of each of `placements`, its masks
-/// moved down by `shift` rows, to `out`, keeping those that avoid `forbid` (odd boards' middle
-/// queens forbid some), in order ([`keep_each`]; four at a time with AVX2, eight with AVX-512);
+/// moved down by `shift` rows, to `out`, keeping those that avoid the "/" diagonals `forbid.0`
+/// and the "\\" diagonals `forbid.1` (an odd board's middle queen forbids the same numbers both
+/// ways, the queens an even board's start places others: `turn.rs`), in order ([`keep_each`];
+/// four at a time with AVX2, eight with AVX-512);
 /// returns how many it kept. `out` holds a slot for each and [`SPARE`] more. An empty group
 /// (a north group with no queen left of a unit's level column) returns at once.
 #[inline(always)]

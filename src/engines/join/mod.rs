@@ -50,6 +50,10 @@ const BLOCK_PROBES: u32 = 16;
 /// bytes a key, and at most about three a short key for its tables by pattern).
 const BYTES_PER_KEY: u64 = 52;
 
+/// Bytes more per key of an even board counted by the quarter turn: a piece's halves of part P
+/// and of both parts copied apart, on each side ([`turn::count_runs`]).
+const TURN_BYTES_PER_KEY: u64 = 16;
+
 /// The east lists (or pieces) of odd boards whose units that count alike are counted in one go,
 /// by their length: shorter ones cost more in one go (n = 17: `count 17 -j 1` 0.76 s against
 /// 0.70 s), and n = 21's longer ones, sorted by pivots either way, about the same (a shard of
@@ -136,7 +140,8 @@ impl Join {
         } else {
             0
         };
-        let piece = ((per_thread - made_bytes) / BYTES_PER_KEY).clamp(MIN_PIECE as u64, 1 << 28);
+        let per_key = BYTES_PER_KEY + if turns(n) { TURN_BYTES_PER_KEY } else { 0 };
+        let piece = ((per_thread - made_bytes) / per_key).clamp(MIN_PIECE as u64, 1 << 28);
         let (piece, made) = (piece as usize, (made_bytes / 8) as usize);
         Join::with(n, how, piece)
             .map(|join| Join { made, ..join })
@@ -727,6 +732,11 @@ mod tests {
         assert_eq!((join.quarters(), join.made), (Quarter::Table, 0));
         let join = Join::within(25, Some(64 << 30), 2).unwrap();
         assert_eq!(join.made as u64, MAX_MADE_BYTES / 8);
+        // Counted by the quarter turn, a key takes more.
+        let join = Join::within(26, Some(1 << 30), 2).unwrap();
+        let share = (1u64 << 29) - (1 << 27);
+        assert!(join.turns());
+        assert_eq!(join.piece as u64, share / (BYTES_PER_KEY + TURN_BYTES_PER_KEY));
     }
 
     #[test]
