@@ -736,7 +736,10 @@ mod tests {
         let join = Join::within(26, Some(1 << 30), 2).unwrap();
         let share = (1u64 << 29) - (1 << 27);
         assert!(join.turns());
-        assert_eq!(join.piece as u64, share / (BYTES_PER_KEY + TURN_BYTES_PER_KEY));
+        assert_eq!(
+            join.piece as u64,
+            share / (BYTES_PER_KEY + TURN_BYTES_PER_KEY)
+        );
     }
 
     #[test]

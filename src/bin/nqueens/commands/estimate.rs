@@ -281,7 +281,18 @@ fn report(f: &Figures) -> String {
             shard.wall_margin_seconds,
         );
     }
+    let most = u64::from(nqueens::cluster::MAX_SHARDS);
     match f.shards_for_an_hour {
+        Some(k) if k > most => {
+            // More than a run may have: what the most shards give instead.
+            let each = (f.cpu_seconds + f.cpu_margin_seconds) / most as f64 + f.setup_seconds;
+            let hours = each / HOUR;
+            out += &format!(
+                "{:<22} {k}: more than the {most} a run may have; one of {most} takes about \
+                 {hours:.1} h of CPU\n",
+                "shards of an hour"
+            )
+        }
         Some(k) => {
             out += &format!(
                 "{:<22} {k} or more (--shards K: one shard at most 1 h of CPU)\n",
@@ -425,6 +436,34 @@ mod tests {
         let text = report(&figures(150.0, 8.0));
         let cpu = text.lines().find(|l| l.starts_with("CPU time")).unwrap();
         assert!(cpu.contains("2.50 min ± 0.13 min"), "{cpu}");
+    }
+
+    /// More shards of an hour than a run may have: the most it may, and how long each takes.
+    #[test]
+    fn shards_beyond_the_most_a_run_may_have_are_said() {
+        let e = Estimate {
+            n: 28,
+            engine: nqueens::Engine::Join,
+            population: 40_116_600,
+            samples: 24,
+            timed: 24,
+            cpu: 90.0 * YEAR,
+            margin: 32.0 * YEAR,
+            setup: 0.0,
+            elapsed: 150.0,
+            seed: 11,
+            share: Some(0.25),
+        };
+        let text = report(&Figures::of(&e, 2, None));
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("shards of an hour"))
+            .unwrap();
+        assert!(
+            line.contains("1069452: more than the 1000000 a run may have")
+                && line.contains("one of 1000000 takes about 1.1 h of CPU"),
+            "{line}"
+        );
     }
 
     #[test]
