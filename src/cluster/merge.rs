@@ -168,12 +168,15 @@ pub fn merge_with(inputs: &[Input], threads: usize, quorum: Quorum) -> Result<Me
 
 /// The fields runs are compared by, before anything else is read: what each is called in
 /// messages, and its key in the file.
-const RUN_FIELDS: [(&str, &str); 5] = [
+const RUN_FIELDS: [(&str, &str); 6] = [
     ("n", "n"),
     ("engine", "engine"),
     ("number of shards K", "shards"),
     ("split depth", "split_depth"),
     ("plan size", "plan_subproblems"),
+    // Plans of one size that count differently (an even board by its quarter turn or not, in
+    // builds before and after it): their shards' totals do not add up.
+    ("plan fingerprint", "plan"),
 ];
 
 /// Partial results read input by input, for [`Reader::merge`]: each input's text can be dropped
@@ -193,7 +196,7 @@ pub struct Reader {
 struct Object {
     name: String,
     /// Its [`RUN_FIELDS`], as text (escaped and cut: they are quoted in messages).
-    run: [String; 5],
+    run: [String; 6],
     /// Its `format_version`, as text (escaped and cut).
     version: String,
     what: Kind,
@@ -668,6 +671,26 @@ mod tests {
         inputs[0].text = reseal(&inputs[0].text, &|r| r.elapsed_seconds = -1.0);
         let e = merge(&inputs, 1).unwrap_err().to_string();
         assert!(e.contains("elapsed_seconds -1 is not a time"), "{e}");
+    }
+
+    /// A shard of another build's plan of the same size (one that counts its blocks otherwise)
+    /// is named for its plan, not taken for a copy with another total.
+    #[test]
+    fn shards_of_plans_of_one_size_that_differ_are_refused_for_their_plan() {
+        let mut inputs = shards(10, 2);
+        let mut other = inputs[0].clone();
+        let mut r: PartialResult = serde_json::from_str(&other.text).unwrap();
+        r.plan = "0badf00d".into();
+        r.total += 1;
+        r.checksum = r.expected_checksum();
+        other.text = serde_json::to_string(&r).unwrap();
+        other.name = "other.json".into();
+        inputs.push(other);
+        let e = merge(&inputs, 1).unwrap_err().to_string();
+        assert!(
+            e.contains("mixed plan fingerprint: 0badf00d in other.json;"),
+            "{e}"
+        );
     }
 
     #[test]

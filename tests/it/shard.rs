@@ -363,16 +363,26 @@ fn merge_refuses_malformed_truncated_and_foreign_files() {
         &bad("foreign.json", &v.to_string()),
         &["foreign.json: shard 2/2 has", "but this program gives it"],
     );
+    // A plan of the same size but another fingerprint: beside this program's shards it is
+    // another run; alone (every shard of it) it is not this program's plan.
     v = read(&files[1]);
     v["plan"] = "00000000".into();
     reseal(&mut v);
+    let other_plan = bad("other-plan.json", &v.to_string());
     refuses(
-        &bad("other-plan.json", &v.to_string()),
-        &[
-            "other-plan.json: its plan",
-            "fingerprint 00000000) is not this program's",
-        ],
+        &other_plan,
+        &["mixed plan fingerprint: 00000000 in", "other-plan.json"],
     );
+    let first_text = fs::read_to_string(&files[0]).unwrap();
+    let mut first = read(&files[0]);
+    first["plan"] = "00000000".into();
+    reseal(&mut first);
+    fs::write(&other_plan[0], first.to_string()).unwrap();
+    refuses(
+        &other_plan,
+        &[": its plan", "fingerprint 00000000) is not this program's"],
+    );
+    fs::write(&files[0], first_text).unwrap();
     v = read(&files[1]);
     v["shard"] = 3.into();
     reseal(&mut v);
