@@ -1213,12 +1213,7 @@ fn merge_reads_a_folder_of_shard_files() {
     );
     let empty = dir.path().join("empty");
     fs::create_dir(&empty).unwrap();
-    nqueens()
-        .arg("merge")
-        .arg(&empty)
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains("the folder holds no .json file"));
+    refuses(&[empty], &["the folder holds no .json file"]);
 }
 
 /// Q(23) as counted in 64 shards and committed under `results/n23`: the files are the shards of

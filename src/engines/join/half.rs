@@ -377,18 +377,17 @@ impl Halves {
         limit: usize,
         buffers: &mut Buffers,
     ) -> bool {
-        let width = self.columns.count_ones();
+        let (columns, width) = (self.columns, self.columns.count_ones());
+        // Every column (all but an even board's starts): the chosen set is the column set.
+        let every = columns & columns.wrapping_add(1) == 0;
         while let Some(chosen) = self.next {
             self.next = next_subset(chosen, self.k, width);
-            join(
-                isa,
-                q,
-                window,
-                self,
-                deposit(chosen as u32, self.columns),
-                out,
-                buffers,
-            );
+            let cols = if every {
+                chosen as u32
+            } else {
+                deposit(chosen as u32, columns)
+            };
+            join(isa, q, window, self, cols, out, buffers);
             if out.len() >= limit {
                 break;
             }
@@ -398,12 +397,8 @@ impl Halves {
 }
 
 /// The bits of `mask` picked by `chosen`: bit i of `chosen` for the i-th lowest bit of `mask`
-/// (`pdep`; one loop per quarter join, which is never the costly part).
-#[inline(always)]
+/// (`pdep`; one loop per quarter join of an even board's start, never the costly part).
 fn deposit(mut chosen: u32, mask: u32) -> u32 {
-    if mask & mask.wrapping_add(1) == 0 {
-        return chosen;
-    }
     let (mut rest, mut out) = (mask, 0);
     while rest != 0 {
         let low = rest & rest.wrapping_neg();
@@ -699,7 +694,7 @@ mod avx2 {
         let set = |x: u64| _mm256_set1_epi64x(x as i64);
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
         let (d1_bits, zero) = (set(d1_bits), _mm256_setzero_si256());
-        let (forbid1, forbid2) = (set(forbid.0), set(forbid.1));
+        let (forbid1, forbid2, same) = (set(forbid.0), set(forbid.1), forbid.0 == forbid.1);
         let (down1, down2) = (count(r), count(rows + r));
         let key = lanes_part_key!(
             (window, side),
@@ -710,7 +705,12 @@ mod avx2 {
         keep_each(placements, keys, |p| {
             let a = _mm256_sll_epi64(_mm256_and_si256(p, d1_bits), down1);
             let b = _mm256_sll_epi64(_mm256_srli_epi64::<32>(p), down2);
-            let clash = _mm256_or_si256(_mm256_and_si256(a, forbid1), _mm256_and_si256(b, forbid2));
+            // One mask both ways (all but an even board's starts): one AND fewer.
+            let clash = if same {
+                _mm256_and_si256(_mm256_or_si256(a, b), forbid1)
+            } else {
+                _mm256_or_si256(_mm256_and_si256(a, forbid1), _mm256_and_si256(b, forbid2))
+            };
             (key(a, b), _mm256_cmpeq_epi64(clash, zero))
         })
     }
@@ -839,6 +839,7 @@ mod avx512 {
         let set = |x: u64| _mm512_set1_epi64(x as i64);
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
         let (d1_bits, forbid1, forbid2) = (set(d1_bits), set(forbid.0), set(forbid.1));
+        let same = forbid.0 == forbid.1;
         let (down1, down2) = (count(r), count(rows + r));
         let key = lanes_part_key!(
             (window, side),
@@ -849,8 +850,13 @@ mod avx512 {
         keep_each(placements, keys, |p, valid| {
             let a = _mm512_sll_epi64(_mm512_and_si512(p, d1_bits), down1);
             let b = _mm512_sll_epi64(_mm512_srli_epi64::<32>(p), down2);
-            let clear1 = _mm512_mask_testn_epi64_mask(valid, a, forbid1);
-            let kept = _mm512_mask_testn_epi64_mask(clear1, b, forbid2);
+            // One mask both ways (all but an even board's starts): one test.
+            let kept = if same {
+                _mm512_mask_testn_epi64_mask(valid, _mm512_or_si512(a, b), forbid1)
+            } else {
+                let clear1 = _mm512_mask_testn_epi64_mask(valid, a, forbid1);
+                _mm512_mask_testn_epi64_mask(clear1, b, forbid2)
+            };
             (key(a, b), kept)
         })
     }
@@ -1181,20 +1187,6 @@ mod tests {
             }
             assert!(clashes > 0, "n = {n}");
         }
-    }
-
-    /// The bits of `mask` picked by the bits of `pick` (bit i: the mask's i-th lowest bit).
-    fn deposit(pick: u32, mask: u32) -> u32 {
-        let (mut out, mut mask, mut pick) = (0, mask, pick);
-        while mask != 0 && pick != 0 {
-            let low = mask & mask.wrapping_neg();
-            if pick & 1 != 0 {
-                out |= low;
-            }
-            mask ^= low;
-            pick >>= 1;
-        }
-        out
     }
 
     /// A join's south side, filled (eight or four at a time where the CPU has AVX-512 or AVX2;

@@ -128,7 +128,7 @@ impl Join {
         if !given {
             // Without a budget, a thread's share beside the table stays within
             // DEFAULT_THREAD_BYTES however much memory is free, so that a node's other jobs
-            // keep theirs (n = 28 on two threads: 3.0 GiB peak against 9.3). Cutting the lists
+            // keep theirs (`estimate 28 -j 2`: 3.8 GiB peak against 9.5). Cutting the lists
             // into smaller pieces costs a little (a shard of n = 26 in a third of its memory:
             // 1.066 times the time).
             per_thread = per_thread.min(DEFAULT_THREAD_BYTES);
@@ -509,10 +509,9 @@ pub(crate) fn instructions() -> &'static str {
     pairs::instructions()
 }
 
-/// The smallest even board counted by the quarter turn ([`turn`]). It tests about 0.57 times
+/// The smallest even board counted by the quarter turn ([`turn`]). It tests 0.51 to 0.61 times
 /// the pairs, but in shorter lists, where the counter's pivots cut less: on one thread, the same
-/// row sets took 1.45 times as long at n = 22, 1.05 times at n = 24 and 0.62 times at n = 26
-/// (the larger ones 0.53 to 0.57 times).
+/// row sets took 1.27 times as long at n = 22, 1.08 times at n = 24 and 0.61 times at n = 26.
 const TURN_FROM: u32 = 26;
 
 /// Whether the engine of an `n`-board counts by the quarter turn of even boards ([`turn`]).

@@ -40,10 +40,13 @@
 //! - m_w > m_e: the same by t_w;
 //! - m_e = m_w: twice when both are P, never when both are Q, once otherwise.
 //!
-//! The halves are kept in class order, so for each class on one side the halves of the other
-//! side with a smaller m are the start of their list: a unit's count is a few counts of a run
-//! of one list against the start of the other ([`count_runs`]), and the pairs that count for
-//! nothing (about half of them) are never tested.
+//! The halves are kept in class order ([`Runs`]). The pairs where one side's level is larger
+//! form a staircase over the levels, cut into rectangles by halving the levels, so that each
+//! key takes part in a few long counts ([`staircase`]); the pairs of one level are counted
+//! class by class ([`count_runs`]). The pairs that count for nothing (about half of them) are
+//! never tested.
+
+use std::ops::Range;
 
 use super::half;
 use super::half::{Halves, Side, Window};
@@ -111,72 +114,76 @@ pub(crate) struct Start {
 pub(crate) fn starts(n: u32, rows: u32) -> Vec<Start> {
     debug_assert!(n.is_multiple_of(2) && n >= 2);
     let h = n / 2;
-    let distance = |i: u32| (2 * i).abs_diff(n - 1);
-    let diagonals = |(r, c): (u32, u32)| (1u64 << (r + c), 1u64 << (r + n - 1 - c));
     let mut out = Vec::new();
-    let inner = h - 1;
     for a in (0..n).filter(|&a| rows >> a & 1 != 0) {
-        // The queens of the middle rows not yet placed: each in a column other than the
-        // innermost, one per row, for the rows of this half.
         let middle: Vec<u32> = [h - 1, h]
             .into_iter()
             .filter(|&r| r != a && rows >> r & 1 != 0)
             .collect();
-        let free = ((1u32 << h) - 1) & !(1 << inner);
-        let mut place = |queens: &[(u32, u32)]| {
-            let mut placed = (0u64, 0u64);
-            for &q in queens {
-                let (d1, d2) = diagonals(q);
-                if placed.0 & d1 != 0 || placed.1 & d2 != 0 {
-                    return;
-                }
-                placed = (placed.0 | d1, placed.1 | d2);
-            }
-            let q_side = distance(a);
-            // The middle rows' queens: those placed here, and the one in the innermost column
-            // when a is a middle row.
-            let p_side = queens
-                .iter()
-                .filter(|&&(r, _)| r == h - 1 || r == h)
-                .map(|&(_, c)| distance(c))
-                .max()
-                .unwrap_or(0);
-            let level = (q_side.max(p_side) - 1) / 2;
-            let part = match p_side.cmp(&q_side) {
-                std::cmp::Ordering::Greater => Part::P,
-                std::cmp::Ordering::Equal => Part::Both,
-                std::cmp::Ordering::Less => Part::Q,
-            };
-            let (used_rows, used_columns) = queens
-                .iter()
-                .fold((0, 0), |(r, c), &(qr, qc)| (r | 1 << qr, c | 1 << qc));
-            out.push(Start {
-                class: (level as Level, part),
-                rows: rows & !used_rows,
-                columns: ((1 << h) - 1) & !used_columns,
-                placed,
-            });
-        };
-        let first = (a, inner);
-        match middle[..] {
-            [] => place(&[first]),
-            [r] => {
-                for c in (0..h).filter(|&c| free >> c & 1 != 0) {
-                    place(&[first, (r, c)]);
-                }
-            }
-            [r, s] => {
-                for c in (0..h).filter(|&c| free >> c & 1 != 0) {
-                    for d in (0..h).filter(|&d| d != c && free >> d & 1 != 0) {
-                        place(&[first, (r, c), (s, d)]);
-                    }
-                }
-            }
-            _ => unreachable!("two middle rows"),
-        }
+        place_middle(n, rows, &mut vec![(a, h - 1)], &middle, &mut out);
     }
     out.sort_by_key(|s| s.class);
     out
+}
+
+/// Appends to `out` the start of `queens` (the innermost column's first) with a queen added in
+/// each of the rows `middle`, in every column but the innermost that none of them uses, for
+/// each placement where no two attack each other.
+fn place_middle(
+    n: u32,
+    rows: u32,
+    queens: &mut Vec<(u32, u32)>,
+    middle: &[u32],
+    out: &mut Vec<Start>,
+) {
+    let Some((&r, rest)) = middle.split_first() else {
+        return out.extend(Start::of(n, rows, queens));
+    };
+    for c in 0..n / 2 - 1 {
+        if queens.iter().all(|&(_, used)| used != c) {
+            queens.push((r, c));
+            place_middle(n, rows, queens, rest, out);
+            queens.pop();
+        }
+    }
+}
+
+impl Start {
+    /// The start of the halves on `rows` whose `queens` are placed first (the innermost
+    /// column's first), if no two of them attack each other.
+    fn of(n: u32, rows: u32, queens: &[(u32, u32)]) -> Option<Start> {
+        let h = n / 2;
+        let distance = |i: u32| (2 * i).abs_diff(n - 1);
+        let mut placed = (0u64, 0u64);
+        let (mut used_rows, mut used_columns) = (0u32, 0u32);
+        for &(r, c) in queens {
+            let (d1, d2) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
+            if placed.0 & d1 != 0 || placed.1 & d2 != 0 {
+                return None;
+            }
+            placed = (placed.0 | d1, placed.1 | d2);
+            (used_rows, used_columns) = (used_rows | 1 << r, used_columns | 1 << c);
+        }
+        // The innermost column's queen, and the middle rows' (that one too when it stands in
+        // a middle row).
+        let q_side = distance(queens[0].0);
+        let p_side = (queens.iter())
+            .filter(|&&(r, _)| r == h - 1 || r == h)
+            .map(|&(_, c)| distance(c))
+            .max()
+            .unwrap_or(0);
+        let part = match p_side.cmp(&q_side) {
+            std::cmp::Ordering::Greater => Part::P,
+            std::cmp::Ordering::Equal => Part::Both,
+            std::cmp::Ordering::Less => Part::Q,
+        };
+        Some(Start {
+            class: (((q_side.max(p_side) - 1) / 2) as Level, part),
+            rows: rows & !used_rows,
+            columns: ((1 << h) - 1) & !used_columns,
+            placed,
+        })
+    }
 }
 
 /// The halves of one side of a unit, start after start ([`starts`]), made in pieces as
@@ -250,6 +257,12 @@ impl Turned {
     }
 }
 
+/// Each run of `runs` over a piece of `len` keys: its class and the range of its keys.
+fn each_run(len: usize, runs: &Runs) -> impl Iterator<Item = (Class, Range<usize>)> + '_ {
+    (runs.iter().enumerate())
+        .map(move |(i, &(class, from))| (class, from..runs.get(i + 1).map_or(len, |r| r.1)))
+}
+
 /// Where each level's keys begin in a list in class order: level l's are
 /// `keys[bounds[l]..bounds[l + 1]]`.
 fn bounds(
@@ -261,9 +274,9 @@ fn bounds(
     out.clear();
     out.resize(levels + 1, 0);
     let mut len = 0;
-    for (i, &((level, p), from)) in runs.iter().enumerate() {
+    for ((level, p), range) in each_run(keys.len(), runs) {
         if part(p) {
-            len += runs.get(i + 1).map_or(keys.len(), |r| r.1) - from;
+            len += range.len();
             out[usize::from(level) + 1] = len;
         }
     }
@@ -276,9 +289,9 @@ fn bounds(
 /// The keys of a list in class order ([`Runs`]) whose part `part` lets through, in order.
 fn gather((keys, runs): (&[u64], &Runs), part: impl Fn(Part) -> bool, out: &mut Vec<u64>) {
     out.clear();
-    for (i, &((_, p), from)) in runs.iter().enumerate() {
+    for ((_, p), range) in each_run(keys.len(), runs) {
         if part(p) {
-            out.extend_from_slice(&keys[from..runs.get(i + 1).map_or(keys.len(), |r| r.1)]);
+            out.extend_from_slice(&keys[range]);
         }
     }
 }
@@ -292,7 +305,7 @@ struct ByLevel<'a> {
 
 impl ByLevel<'_> {
     /// The keys of the levels `levels`.
-    fn at(&self, levels: std::ops::Range<usize>) -> &[u64] {
+    fn at(&self, levels: Range<usize>) -> &[u64] {
         &self.keys[self.bounds[levels.start]..self.bounds[levels.end]]
     }
 }
@@ -314,7 +327,7 @@ pub(crate) struct Scratch {
 fn staircase(
     a: ByLevel,
     b: ByLevel,
-    levels: std::ops::Range<usize>,
+    levels: Range<usize>,
     count: &mut impl FnMut(&[u64], &[u64]) -> u64,
 ) -> u64 {
     if levels.len() < 2 {
@@ -363,30 +376,19 @@ pub(crate) fn count_runs(
     let (e_all, e_p, e_both) = (by(east.0, eb_all), by(ek_p, eb_p), by(ek_both, eb_both));
     let (w_all, w_p, w_both) = (by(west.0, wb_all), by(wk_p, wb_p), by(wk_both, wb_both));
     let mut total = 0;
-    let mut swapped = |w: &[u64], e: &[u64]| count(e, w);
-    total += 2 * staircase(w_p, e_all, 0..levels, &mut swapped);
-    total += staircase(w_both, e_all, 0..levels, &mut swapped);
-    total += 2 * staircase(e_p, w_all, 0..levels, &mut count);
-    total += staircase(e_both, w_all, 0..levels, &mut count);
+    // A half of the larger level decides alone.
+    for (part, e_part, w_part) in [(Part::P, e_p, w_p), (Part::Both, e_both, w_both)] {
+        let times = alone(part);
+        total += times * staircase(w_part, e_all, 0..levels, &mut |w, e| count(e, w));
+        total += times * staircase(e_part, w_all, 0..levels, &mut count);
+    }
     // One level: its runs, class by class.
-    let runs_at = |(keys, runs): (&[u64], &Runs), level: Level| {
-        let mut out = Vec::new();
-        for (i, &(class, from)) in runs.iter().enumerate() {
-            if class.0 == level {
-                let to = runs.get(i + 1).map_or(keys.len(), |r| r.1);
-                out.push((class, from..to));
-            }
-        }
-        out
-    };
-    for level in 0..levels as Level {
-        for (ec, er) in runs_at(east, level) {
-            for (wc, wr) in runs_at(west, level) {
-                let (e, w) = (&east.0[er.clone()], &west.0[wr]);
-                let times = times(ec, wc);
-                if times > 0 && !e.is_empty() && !w.is_empty() {
-                    total += times * count(e, w);
-                }
+    for (ec, er) in each_run(east.0.len(), east.1) {
+        for (wc, wr) in each_run(west.0.len(), west.1).filter(|(wc, _)| wc.0 == ec.0) {
+            let (e, w) = (&east.0[er.clone()], &west.0[wr]);
+            let times = times(ec, wc);
+            if times > 0 && !e.is_empty() && !w.is_empty() {
+                total += times * count(e, w);
             }
         }
     }

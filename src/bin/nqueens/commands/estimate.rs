@@ -4,6 +4,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use nqueens::cluster::MAX_SHARDS;
 use nqueens::estimate::{estimate_watched, Estimate, MIN_SAMPLES};
 use nqueens::report::plural;
 use nqueens::Options;
@@ -134,6 +135,10 @@ struct Figures {
     /// The fewest shards K of which each takes at most an hour of CPU by the upper end of the
     /// interval (its plan included); `None` when the plan alone takes an hour.
     shards_for_an_hour: Option<u64>,
+    /// CPU seconds of one of the most shards a run may have, by the upper end of the interval,
+    /// when they are fewer than `shards_for_an_hour` (said in the text only).
+    #[serde(skip)]
+    each_of_the_most: Option<f64>,
 }
 
 /// One of `of` shards: its CPU time, and its wall time on the estimate's threads.
@@ -168,6 +173,12 @@ impl Figures {
             wall_seconds: wall,
             wall_margin_seconds: wall_margin,
             shards_for_an_hour: shards_for(HOUR, e),
+            each_of_the_most: shards_for(HOUR, e)
+                .filter(|&k| k > u64::from(MAX_SHARDS))
+                .map(|_| {
+                    let (cpu, margin) = e.per_shard(MAX_SHARDS);
+                    cpu + margin
+                }),
             shard: shards.map(|of| {
                 let ((cpu, cpu_margin), (wall, wall_margin)) =
                     (e.per_shard(of), e.shard_wall(of, threads));
@@ -281,25 +292,23 @@ fn report(f: &Figures) -> String {
             shard.wall_margin_seconds,
         );
     }
-    let most = u64::from(nqueens::cluster::MAX_SHARDS);
-    match f.shards_for_an_hour {
-        Some(k) if k > most => {
-            // More than a run may have: what the most shards give instead.
-            let each = (f.cpu_seconds + f.cpu_margin_seconds) / most as f64 + f.setup_seconds;
-            let hours = each / HOUR;
+    match (f.shards_for_an_hour, f.each_of_the_most) {
+        // More than a run may have: what the most shards give instead.
+        (Some(k), Some(each)) => {
             out += &format!(
-                "{:<22} {k}: more than the {most} a run may have; one of {most} takes about \
-                 {hours:.1} h of CPU\n",
-                "shards of an hour"
+                "{:<22} {k}: more than the {MAX_SHARDS} a run may have; one of {MAX_SHARDS} \
+                 takes about {:.1} h of CPU\n",
+                "shards of an hour",
+                each / HOUR
             )
         }
-        Some(k) => {
+        (Some(k), None) => {
             out += &format!(
                 "{:<22} {k} or more (--shards K: one shard at most 1 h of CPU)\n",
                 "shards of an hour"
             )
         }
-        None => {
+        (None, _) => {
             out += &format!(
                 "{:<22} none: the plan alone takes an hour\n",
                 "shards of an hour"
