@@ -168,29 +168,11 @@ pub(crate) fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: boo
 #[inline(always)]
 fn dispatch<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
     #[cfg(target_arch = "x86_64")]
-    if has_bmi() {
+    if crate::isa::has_bmi() {
         // SAFETY: the CPU has every feature `search_bmi` is compiled for (`has_bmi`).
         return unsafe { search_bmi::<R, NODES>(n, rows, start) };
     }
     search_in::<R, NODES>(n, rows, start)
-}
-
-/// Whether this CPU has the features of `search_bmi`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn has_bmi() -> bool {
-    use std::arch::is_x86_feature_detected as has;
-    has!("bmi1") && has!("bmi2") && has!("lzcnt")
-}
-
-/// The instructions the backtrack runs with on this CPU (the choice `dispatch` makes).
-#[cfg(any(test, feature = "cli"))]
-pub(crate) fn instructions() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if has_bmi() {
-        return "bmi1, bmi2, lzcnt";
-    }
-    "portable"
 }
 
 /// [`search_in`] compiled with BMI1, BMI2 and LZCNT.

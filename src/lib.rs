@@ -42,6 +42,7 @@ mod error;
 pub mod estimate;
 pub mod exec;
 pub mod files;
+mod isa;
 mod kernel;
 pub mod known;
 mod memory;

@@ -52,8 +52,8 @@ impl Machine {
             target_features: env!("NQUEENS_TARGET_FEATURES").to_string(),
             dispatch: format!(
                 "backtrack {}; join {}",
-                crate::kernel::instructions(),
-                crate::engines::join::instructions()
+                crate::isa::backtrack(),
+                crate::isa::join()
             ),
             load_average: System::load_average().one,
         }

@@ -145,8 +145,8 @@ fn every_board_size_has_a_join_plan_whatever_its_size() {
 /// What counting a join unit costs, from the exact numbers of its halves: the measure that
 /// [`Join::cost`] estimates from table sizes alone.
 fn real_work(n: u32, unit: &units::Unit) -> u128 {
-    let e = half::direct(n, unit.east).len() as u128;
-    let w = half::direct(n, unit.west(n)).len() as u128;
+    let e = half::tests::direct(n, unit.east).len() as u128;
+    let w = half::tests::direct(n, unit.west(n)).len() as u128;
     e + w + e * w / 64
 }
 

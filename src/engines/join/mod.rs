@@ -502,13 +502,6 @@ pub(crate) trait PairCounter:
 
 impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
-/// The instructions the join engine's counter and quarter joins run with on this CPU, chosen
-/// at run time (the build carries AVX-512, AVX2 and portable code).
-#[cfg(any(test, feature = "cli"))]
-pub(crate) fn instructions() -> &'static str {
-    pairs::instructions()
-}
-
 /// The smallest even board counted by the quarter turn ([`turn`]). It tests 0.51 to 0.61 times
 /// the pairs, but in shorter lists, where the counter's pivots cut less: on one thread, the same
 /// row sets took 1.27 times as long at n = 22, 1.08 times at n = 24 and 0.61 times at n = 26.
