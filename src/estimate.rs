@@ -26,11 +26,11 @@
 //! binomial error goes into the interval). By the join's own price of each row set
 //! (the cost model that prices shards) at n = 19 and 21 (28% with a unit, their prices spread
 //! by 45%), one row set a draw, this leaves 0.22 of the variance that drawing among all row
-//! sets has for the same sampling time; measured at n = 19 with its quarters made on demand, the
+//! sets has for the same sampling time; measured at n = 19 with its quadrants made on demand, the
 //! interval of a 10 s estimate went from ±1.29 s to ±0.55 s.
 //!
 //! A run takes the join engine's row sets in order, and consecutive row sets read neighbouring
-//! parts of the quarter table; row sets drawn one by one miss the cache, and made n = 17..20
+//! parts of the quadrant table; row sets drawn one by one miss the cache, and made n = 17..20
 //! look 23–41% dearer than they are (measured). So with a table one draw is a run of [`RUN`]
 //! consecutive row sets with a unit (those without passed over, as a count passes over them)
 //! from a random one (wrapping round): every row set with a unit is still in as many runs as
@@ -58,7 +58,7 @@ use rayon::prelude::*;
 use crate::engines::join::pairs::{count_disjoint, count_sample, Sample, Scratch, BATCH};
 use crate::engines::join::subsets::{for_each_subset, next_subset};
 use crate::engines::join::units::{binomial, has_unit};
-use crate::engines::join::{Join, Quarter};
+use crate::engines::join::{Join, Quadrant};
 use crate::rng::SplitMix64;
 use crate::time::thread_cpu_seconds;
 use crate::{Error, Options};
@@ -68,7 +68,7 @@ use crate::{Error, Options};
 /// (4.30 standard errors), not the normal law's 1.96.
 pub const MIN_SAMPLES: usize = 3;
 
-/// Consecutive row sets timed in one draw of the join engine with a quarter table.
+/// Consecutive row sets timed in one draw of the join engine with a quadrant table.
 pub const RUN: u32 = 32;
 
 /// Row sets done untimed before a draw's [`RUN`], so that it starts with the caches of a run.
@@ -295,7 +295,7 @@ pub(crate) fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
 /// it did not count, of lists longer than [`SAMPLE_KEYS`]):
 /// - with a table: a row set drawn uniformly and the [`WARM`] after it, untimed, then the
 ///   [`RUN`] after those, timed;
-/// - with quarters made on demand (n ≥ 25, or a small budget): a row set drawn uniformly (no
+/// - with quadrants made on demand (n ≥ 25, or a small budget): a row set drawn uniformly (no
 ///   table, so nothing to gain from the neighbours);
 ///
 /// with the `share` of the join's row sets that hold a unit of their own, of those only.
@@ -307,9 +307,9 @@ pub(crate) fn draw_row_sets(
 ) -> (f64, u32, f64) {
     let n = join.n();
     let (h, with_unit) = (n / 2, share.is_some());
-    let (run, warm) = match join.quarters() {
-        Quarter::Table => (RUN, WARM),
-        Quarter::OnDemand => (1, 0),
+    let (run, warm) = match join.quadrants() {
+        Quadrant::Table => (RUN, WARM),
+        Quadrant::OnDemand => (1, 0),
     };
     let mut sampler = Sampler {
         rng: SplitMix64(rng.next()),
@@ -479,7 +479,7 @@ mod tests {
         assert!(start.elapsed() < Duration::from_secs(5));
     }
 
-    /// With its quarters made on demand (a budget too small for n = 16's table), the join
+    /// With its quadrants made on demand (a budget too small for n = 16's table), the join
     /// engine draws only row sets that hold a unit, and measures their share: here against every
     /// row set of the board.
     #[test]
@@ -495,7 +495,7 @@ mod tests {
             .with_engine(Some(crate::Engine::Join));
         let e = estimate(n, &options, 0.05, 3).unwrap();
         // n = 16's 12,870 row sets are all looked at; a board with more is probed.
-        assert_eq!(e.share, Some(exact), "quarters made on demand");
+        assert_eq!(e.share, Some(exact), "quadrants made on demand");
         let (share, variance) = unit_share(n, 1000, 5);
         assert!(
             (share - exact).abs() < 0.05 && variance > 0.0,

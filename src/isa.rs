@@ -1,11 +1,11 @@
 //! What this CPU can run: the one place the hot loops ask which of their builds to take.
 //!
-//! The backtrack (`kernel`), the quarter joins (`engines::join::half`) and the pair counter
+//! The backtrack (`kernel`), the quadrant joins (`engines::join::half`) and the pair counter
 //! (`engines::join::pairs`) are each compiled more than once with `#[target_feature]`, and call
-//! the build this module names. Each answer is computed once and cached: the quarter joins ask
+//! the build this module names. Each answer is computed once and cached: the quadrant joins ask
 //! many times per row set, and feature checks in the hot path cost measurable instructions.
 
-/// The vector instructions of the quarter joins and the pair counter.
+/// The vector instructions of the quadrant joins and the pair counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Vector {
     /// Neither: the portable loops.
@@ -34,7 +34,7 @@ impl Vector {
 }
 
 /// Whether this CPU has the AVX-512 features the pair counter is compiled for. The AVX-512
-/// keeping loops of the quarter joins need only F and popcnt, a subset. BITALG comes with
+/// keeping loops of the quadrant joins need only F and popcnt, a subset. BITALG comes with
 /// VPOPCNTDQ and BW on every CPU that has them (Ice Lake and later, Zen 4 and later), so asking
 /// for it turns none away.
 #[cfg(target_arch = "x86_64")]
@@ -97,7 +97,7 @@ pub(crate) fn backtrack() -> &'static str {
     "portable"
 }
 
-/// The instructions the pair counter and the quarter joins run with on this CPU.
+/// The instructions the pair counter and the quadrant joins run with on this CPU.
 #[cfg(any(test, feature = "cli"))]
 pub(crate) fn join() -> &'static str {
     match Vector::of_this_cpu() {

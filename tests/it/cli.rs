@@ -299,7 +299,7 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
         "{text}"
     );
     // The join's draws are of the row sets that hold a unit, and the report says what share
-    // they are: with a table, and with the quarters made on demand (a budget too small for
+    // they are: with a table, and with the quadrants made on demand (a budget too small for
     // n = 16's table).
     let share = |text: &str| -> f64 {
         text.split(" draws among the ")

@@ -1,5 +1,5 @@
 //! The join engine through the library and the CLI: totals, threads, memory limits. Its units,
-//! quarters and prices are tested against the textbook solver inside the crate
+//! quadrants and prices are tested against the textbook solver inside the crate
 //! (`src/engines/join/against_reference.rs`).
 
 use nqueens::{known, Engine, Options};
@@ -41,7 +41,7 @@ fn n_17_and_18_match_the_table() {
 #[test]
 fn under_a_memory_limit_join_counts_on_demand_or_is_refused_at_once() {
     // 44 MiB of address space: the table of n = 17 (3 MiB) does not fit in the default budget
-    // beside the rest, so its quarters are made on demand, with the same count.
+    // beside the rest, so its quadrants are made on demand, with the same count.
     let small = crate::util::under_ulimit(45_000, "count 17 --engine join -j 1");
     let stdout = String::from_utf8_lossy(&small.stdout);
     assert!(

@@ -206,7 +206,7 @@ struct CountArgs {
     split_depth: Option<u32>,
 
     /// Memory the join engine may hold, e.g. 4G or 512M (K, M, G, T: powers of 1024); its
-    /// quarter table is kept only when it fits in half of it [default: half of the memory this
+    /// quadrant table is kept only when it fits in half of it [default: half of the memory this
     /// process may take: free memory, cgroup, ulimit -v]
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     memory: Option<u64>,

@@ -1,9 +1,9 @@
-//! The join engine's parts against the textbook solver: every unit's count, the quarters made on
+//! The join engine's parts against the textbook solver: every unit's count, the quadrants made on
 //! demand, the plan's blocks and their prices.
 
 use std::collections::HashMap;
 
-use super::{half, units, Join, Quarter};
+use super::{half, units, Join, Quadrant};
 use crate::{Engine, Options, Plan};
 
 /// n = 17 and 18 take a few seconds each on demand: `cargo test -- --ignored`.
@@ -11,7 +11,7 @@ use crate::{Engine, Options, Plan};
 #[ignore]
 fn n_17_and_18_on_demand_match_the_table() {
     for n in [17, 18] {
-        counts_the_published_total(&Join::with(n, Quarter::OnDemand, 1 << 16).unwrap());
+        counts_the_published_total(&Join::with(n, Quadrant::OnDemand, 1 << 16).unwrap());
     }
 }
 
@@ -67,10 +67,10 @@ fn the_middle_queens_are_never_as_far_from_the_centre_but_at_the_centre() {
     }
 }
 
-/// The join engine of `n` with its quarters made on demand, in the smallest pieces.
+/// The join engine of `n` with its quadrants made on demand, in the smallest pieces.
 fn on_demand(n: u32) -> Join {
-    let join = Join::with(n, Quarter::OnDemand, 0).unwrap();
-    assert_eq!(join.quarters(), Quarter::OnDemand, "n = {n}");
+    let join = Join::with(n, Quadrant::OnDemand, 0).unwrap();
+    assert_eq!(join.quadrants(), Quadrant::OnDemand, "n = {n}");
     join
 }
 
@@ -103,7 +103,7 @@ fn every_unit_counts_the_solutions_whose_east_queens_use_its_rows() {
 }
 
 #[test]
-fn quarters_made_on_demand_in_small_pieces_give_the_published_totals() {
+fn quadrants_made_on_demand_in_small_pieces_give_the_published_totals() {
     for n in [13, 14, 15] {
         let join = on_demand(n);
         assert_eq!(join.piece(), 1 << 14);
@@ -133,7 +133,7 @@ fn every_board_size_has_a_join_plan_whatever_its_size() {
             .with_memory(Some(64 << 20));
         let plan = crate::plan(n, &options).unwrap();
         let join = plan.join_tables().unwrap();
-        assert_eq!(join.quarters(), Quarter::OnDemand);
+        assert_eq!(join.quadrants(), Quadrant::OnDemand);
         assert!(
             plan.len() <= 1 << 20 && plan.len() > 1 << 16,
             "n = {n}: {}",

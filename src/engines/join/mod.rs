@@ -1,7 +1,7 @@
 //! The half-board join engine: counts solutions as pairs of east and west halves with no shared diagonal.
 //!
 //! Instead of backtracking through the whole board, the engine makes every non-attacking
-//! placement of the board's east half on a row set S (joined from two quarters, see [`half`]),
+//! placement of the board's east half on a row set S (joined from two quadrants, see [`half`]),
 //! and every west half on the other rows, and counts the pairs that share no diagonal (rows and
 //! columns are disjoint by construction) with the bit-sliced counter of `pairs.rs`. Odd boards also
 //! fix the row of the middle column's queen. Each (middle row, S) class under the north-south and
@@ -9,8 +9,8 @@
 //! ([`units::blocks`]), so progress, checkpoints and shards work unchanged. A worker thread
 //! counts whole blocks with its own buffers.
 //!
-//! Memory is bounded by a budget ([`crate::Options::memory`]), not by n. The quarters come from a
-//! table (`quarter.rs`: 8 bytes per placement, 526 MiB at n = 22, 4.8 GiB at n = 24) when it
+//! Memory is bounded by a budget ([`crate::Options::memory`]), not by n. The quadrants come from a
+//! table (`quadrant.rs`: 8 bytes per placement, 526 MiB at n = 22, 4.8 GiB at n = 24) when it
 //! fits in the budget, and are made group by group on demand otherwise (and always above
 //! n = 24), each kept while its row set is counted, in a quarter of a thread's share (at most
 //! 256 MiB). The halves of one row set are made and counted in pieces of at most
@@ -18,7 +18,7 @@
 
 pub(crate) mod half;
 pub(crate) mod pairs;
-pub(crate) mod quarter;
+pub(crate) mod quadrant;
 pub(crate) mod subsets;
 pub(crate) mod turn;
 pub(crate) mod units;
@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use half::{keep_clear, Halves, Side, Window};
-use quarter::{Quarters, Store};
+use quadrant::{Quadrants, Store};
 use turn::Turned;
 use units::Unit;
 
@@ -39,10 +39,10 @@ use crate::Error;
 /// keys, two windows of 2⌊n/2⌋ - 1 diagonals, fit in 64 bits.
 pub(crate) const MAX_JOIN_N: u32 = crate::MAX_N;
 
-/// The largest board whose quarters may be held in a table (4.8 GiB at n = 24).
+/// The largest board whose quadrants may be held in a table (4.8 GiB at n = 24).
 pub(crate) const MAX_TABLE_N: u32 = 24;
 
-/// Row sets drawn to price a block when the quarters' sizes are not known.
+/// Row sets drawn to price a block when the quadrants' sizes are not known.
 const BLOCK_PROBES: u32 = 16;
 
 /// Bytes a worker thread holds per key of its pieces: the east keys and their diagonals, the
@@ -63,7 +63,7 @@ const TURN_BYTES_PER_KEY: u64 = 16;
 const JOINT: std::ops::RangeInclusive<usize> = 4_000..=32_768;
 
 /// The most bytes a thread keeps of the groups it made on demand for one row set
-/// ([`quarter::Made`]): n = 27's largest row sets made 19 million placements (153 MB) in a
+/// ([`quadrant::Made`]): n = 27's largest row sets made 19 million placements (153 MB) in a
 /// sample of 35.
 const MAX_MADE_BYTES: u64 = 256 << 20;
 
@@ -78,27 +78,27 @@ pub(crate) const MIN_BYTES_PER_THREAD: u64 = 1 << 20;
 pub(crate) struct Join {
     n: u32,
     window: Window,
-    quarters: Quarters,
+    quadrants: Quadrants,
     /// The plan's blocks: subproblem `i` counts the units of block `i` ([`units::blocks`]).
     blocks: Vec<u32>,
     /// Keys per piece of a half list.
     piece: usize,
     /// Placements of the groups made on demand that a thread keeps for the row set it counts
-    /// ([`quarter::Made`]).
+    /// ([`quadrant::Made`]).
     made: usize,
     /// The east pieces whose units that count alike are counted in one go ([`Join::count_units`]):
     /// by their length.
     joint: std::ops::RangeInclusive<usize>,
     /// The candidate halves of every h-row set, by its rank in colexicographic order: made on
-    /// the first [`Join::cost`], when the quarters' sizes are known (n ≤ [`MAX_TABLE_N`]).
+    /// the first [`Join::cost`], when the quadrants' sizes are known (n ≤ [`MAX_TABLE_N`]).
     prices: OnceLock<Vec<u64>>,
     /// Whether an even board's units count by the quarter turn ([`turn`]).
     turn: bool,
 }
 
-/// How the join engine of one board keeps its quarters.
+/// How the join engine of one board keeps its quadrants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Quarter {
+pub(crate) enum Quadrant {
     /// In a table, built at the start.
     Table,
     /// Made on demand, group by group, within the budget.
@@ -112,13 +112,13 @@ impl Join {
     }
 
     /// The join engine of an `n`-board counting on `threads` threads within `budget` bytes
-    /// (`None`: half of the memory this process may take, [`default_budget`]): its quarters in a
+    /// (`None`: half of the memory this process may take, [`default_budget`]): its quadrants in a
     /// table when the table fits in half of the budget, made on demand otherwise. Refused when
     /// the budget cannot hold even the smallest pieces; asked before anything is allocated.
     pub(crate) fn within(n: u32, budget: Option<u64>, threads: usize) -> Result<Join, Error> {
         let how = Join::admit(n, budget, threads)?;
-        let table = if how == Quarter::Table {
-            Quarters::size(n).1
+        let table = if how == Quadrant::Table {
+            Quadrants::size(n).1
         } else {
             0
         };
@@ -135,7 +135,7 @@ impl Join {
         }
         // Groups made on demand are kept for the row set being counted in a quarter of a
         // thread's share, up to MAX_MADE_BYTES; the pieces take the rest.
-        let made_bytes = if how == Quarter::OnDemand {
+        let made_bytes = if how == Quadrant::OnDemand {
             (per_thread / 4).min(MAX_MADE_BYTES)
         } else {
             0
@@ -148,24 +148,24 @@ impl Join {
             .map_err(|_| Join::too_small(n, Some(budget), threads))
     }
 
-    /// The join engine of an `n`-board with its quarters kept as `how` says and pieces of
+    /// The join engine of an `n`-board with its quadrants kept as `how` says and pieces of
     /// `piece` keys (at least 2^14), keeping every group it makes on demand for the row set it
     /// counts, whatever memory this process may take: for tests and measurements;
     /// [`Join::within`] chooses all three from a budget. Its only error is an
     /// allocation that failed.
-    pub(crate) fn with(n: u32, how: Quarter, piece: usize) -> Result<Join, Error> {
+    pub(crate) fn with(n: u32, how: Quadrant, piece: usize) -> Result<Join, Error> {
         crate::check_n(n)?;
-        let quarters = match how {
-            Quarter::Table if n <= MAX_TABLE_N => Quarters::build(n),
+        let quadrants = match how {
+            Quadrant::Table if n <= MAX_TABLE_N => Quadrants::build(n),
             // The outline (4 bytes a group: 64 MiB at n = 24) prices the units.
-            _ if n <= MAX_TABLE_N => Quarters::outline(n).map(Quarters::made_on_demand),
-            _ => Ok(Quarters::on_demand(n)),
+            _ if n <= MAX_TABLE_N => Quadrants::outline(n).map(Quadrants::made_on_demand),
+            _ => Ok(Quadrants::on_demand(n)),
         }
         .map_err(|_| Join::too_small(n, None, 1))?;
         Ok(Join {
             n,
             window: Window::new(n),
-            quarters,
+            quadrants,
             blocks: units::blocks(n),
             piece: piece.max(MIN_PIECE),
             made: usize::MAX,
@@ -175,27 +175,27 @@ impl Join {
         })
     }
 
-    /// The blocks of an `n`-board with the outline of its table ([`Quarters::outline`]) and
-    /// its quarters made on demand: enough to price and partition the plan (what `merge`
+    /// The blocks of an `n`-board with the outline of its table ([`Quadrants::outline`]) and
+    /// its quadrants made on demand: enough to price and partition the plan (what `merge`
     /// needs) without the table's memory and time.
     pub(crate) fn outline(n: u32) -> Result<Join, Error> {
-        Join::with(n, Quarter::OnDemand, MIN_PIECE)
+        Join::with(n, Quadrant::OnDemand, MIN_PIECE)
     }
 
-    /// How the engine of an `n`-board keeps its quarters within `budget` on `threads` threads,
+    /// How the engine of an `n`-board keeps its quadrants within `budget` on `threads` threads,
     /// or why it cannot count there: a board size out of range, or a budget too small for the
     /// smallest pieces. Asked at once, before anything is allocated or any thread started.
-    pub(crate) fn admit(n: u32, budget: Option<u64>, threads: usize) -> Result<Quarter, Error> {
+    pub(crate) fn admit(n: u32, budget: Option<u64>, threads: usize) -> Result<Quadrant, Error> {
         crate::check_n(n)?;
         let budget = budget.or_else(default_budget);
         if budget.is_some_and(|b| b < least_bytes(n, threads)) {
             return Err(Join::too_small(n, budget, threads));
         }
-        let table = (n <= MAX_TABLE_N).then(|| Quarters::size(n).1);
+        let table = (n <= MAX_TABLE_N).then(|| Quadrants::size(n).1);
         Ok(match (table, budget) {
-            (Some(table), Some(budget)) if table <= budget / 2 => Quarter::Table,
-            (Some(_), None) => Quarter::Table,
-            _ => Quarter::OnDemand,
+            (Some(table), Some(budget)) if table <= budget / 2 => Quadrant::Table,
+            (Some(_), None) => Quadrant::Table,
+            _ => Quadrant::OnDemand,
         })
     }
 
@@ -225,11 +225,11 @@ impl Join {
         &self.blocks
     }
 
-    /// Whether the quarters are in a table or made on demand.
-    pub(crate) fn quarters(&self) -> Quarter {
-        match self.quarters.store() {
-            Store::Table => Quarter::Table,
-            Store::Outline | Store::OnDemand => Quarter::OnDemand,
+    /// Whether the quadrants are in a table or made on demand.
+    pub(crate) fn quadrants(&self) -> Quadrant {
+        match self.quadrants.store() {
+            Store::Table => Quadrant::Table,
+            Store::Outline | Store::OnDemand => Quadrant::OnDemand,
         }
     }
 
@@ -240,10 +240,10 @@ impl Join {
         self.piece
     }
 
-    /// Bytes held by the quarter table (or its outline).
+    /// Bytes held by the quadrant table (or its outline).
     #[cfg(test)]
     pub(crate) fn table_bytes(&self) -> usize {
-        self.quarters.bytes()
+        self.quadrants.bytes()
     }
 
     /// Solutions of the whole board in block `i`: Σ weight × solutions over its units.
@@ -318,7 +318,7 @@ impl Join {
         if units.is_empty() {
             return;
         }
-        let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
+        let (n, h, q, window) = (self.n, self.n / 2, &self.quadrants, self.window);
         if self.turn {
             // An even board: one unit per row set, counted by the quarter turn.
             let unit = units[0];
@@ -362,7 +362,7 @@ impl Join {
     /// made start by start in pieces, with their classes, and for each piece the west halves
     /// likewise; each east piece against each west piece by [`turn::count_runs`].
     fn count_turned(&self, b: &mut Buffers, unit: &Unit, mut count: impl PairCounter) -> u64 {
-        let (n, q, window) = (self.n, &self.quarters, self.window);
+        let (n, q, window) = (self.n, &self.quadrants, self.window);
         let Buffers {
             all_east,
             west,
@@ -410,7 +410,7 @@ impl Join {
         joint: bool,
         count: &mut impl PairCounter,
     ) -> u64 {
-        let (n, h, q, window) = (self.n, self.n / 2, &self.quarters, self.window);
+        let (n, h, q, window) = (self.n, self.n / 2, &self.quadrants, self.window);
         // Alone: the east halves that avoid the middle queen's diagonals (the first `clear` of
         // `b.east`); in one go, or on even boards, all of them.
         let clear = match units[members.trailing_zeros() as usize].middle {
@@ -516,7 +516,7 @@ fn turns(n: u32) -> bool {
 /// pieces, and the table's outline up to n = [`MAX_TABLE_N`].
 fn least_bytes(n: u32, threads: usize) -> u64 {
     let outline = if n <= MAX_TABLE_N {
-        Quarters::size(n).2
+        Quadrants::size(n).2
     } else {
         0
     };
@@ -541,7 +541,7 @@ impl Join {
     /// depends on it.
     pub(crate) fn block_cost(&self, i: usize) -> u128 {
         let block = self.blocks[i];
-        if self.quarters.sizes_known() {
+        if self.quadrants.sizes_known() {
             let mut sum = 0;
             units::row_sets(self.n, block, |east| {
                 units::units_of(self.n, east, |unit| sum += self.cost(&unit));
@@ -562,7 +562,7 @@ impl Join {
     }
 
     /// The estimated cost of [`Join::count_unit`] for `unit`, in arbitrary units that compare
-    /// across the units of one board: the candidate halves the quarter join writes on each side
+    /// across the units of one board: the candidate halves the quadrant join writes on each side
     /// (north placements times the south placements with the other columns) plus the pairs the
     /// bit-sliced counter tests, one per 64 east × west pairs. It reads only the sizes of table
     /// groups, so the whole plan is priced in a fraction of a second (n ≤ [`MAX_TABLE_N`]).
@@ -582,10 +582,10 @@ impl Join {
     }
 
     /// The candidate halves of every h-row set, by colexicographic rank, made once (on the rayon
-    /// pool the caller runs in); empty when the quarters' sizes are not known.
+    /// pool the caller runs in); empty when the quadrants' sizes are not known.
     pub(crate) fn prices(&self) -> &[u64] {
         self.prices.get_or_init(|| {
-            if !self.quarters.sizes_known() {
+            if !self.quadrants.sizes_known() {
                 return Vec::new();
             }
             let mut sets = Vec::new();
@@ -597,7 +597,7 @@ impl Join {
 
     /// The east halves on `rows` before the north and south parts are checked against each other.
     fn candidates(&self, rows: u32) -> u64 {
-        let q = &self.quarters;
+        let q = &self.quadrants;
         let r = q.rows();
         let (north, south) = (rows & ((1 << r) - 1), rows >> r);
         let h = self.n / 2;
@@ -648,7 +648,7 @@ impl std::fmt::Debug for Join {
         f.debug_struct("Join")
             .field("n", &self.n)
             .field("blocks", &self.blocks.len())
-            .field("quarters", &self.quarters.store())
+            .field("quadrants", &self.quadrants.store())
             .field("piece", &self.piece)
             .finish()
     }
@@ -678,10 +678,10 @@ mod tests {
         for n in [9, 10, 11, 12, 13] {
             for piece in [1, 7, 60] {
                 for (how, made) in [
-                    (Quarter::Table, 0),
-                    (Quarter::OnDemand, 0),
-                    (Quarter::OnDemand, 40),
-                    (Quarter::OnDemand, usize::MAX),
+                    (Quadrant::Table, 0),
+                    (Quadrant::OnDemand, 0),
+                    (Quadrant::OnDemand, 40),
+                    (Quadrant::OnDemand, usize::MAX),
                 ] {
                     // Every unit alone, and every group in one go; even boards also by the
                     // quarter turn.
@@ -717,11 +717,11 @@ mod tests {
     #[test]
     fn groups_made_on_demand_are_kept_in_a_quarter_of_the_budget() {
         let join = Join::within(21, Some(64 << 20), 2).unwrap();
-        assert_eq!(join.quarters(), Quarter::OnDemand);
+        assert_eq!(join.quadrants(), Quadrant::OnDemand);
         assert_eq!(join.made, (8 << 20) / 8);
         assert_eq!(join.piece, (24 << 20) / BYTES_PER_KEY as usize);
         let join = Join::within(17, Some(64 << 30), 2).unwrap();
-        assert_eq!((join.quarters(), join.made), (Quarter::Table, 0));
+        assert_eq!((join.quadrants(), join.made), (Quadrant::Table, 0));
         let join = Join::within(25, Some(64 << 30), 2).unwrap();
         assert_eq!(join.made as u64, MAX_MADE_BYTES / 8);
         // Counted by the quarter turn, a key takes more.

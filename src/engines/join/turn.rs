@@ -50,7 +50,7 @@ use std::ops::Range;
 
 use super::half;
 use super::half::{Halves, Side, Window};
-use super::quarter::{Diagonals, Quarters};
+use super::quadrant::{Diagonals, Quadrants};
 
 /// A class's largest distance, as (D - 1) / 2: 0 to h - 1.
 type Level = u8;
@@ -218,7 +218,7 @@ impl Turned {
     /// the same.
     pub(crate) fn fill(
         &mut self,
-        q: &Quarters,
+        q: &Quadrants,
         window: Window,
         (out, runs): (&mut Vec<u64>, &mut Runs),
         limit: usize,
@@ -464,7 +464,7 @@ mod tests {
                         .map(|&(class, d1, d2)| (class, window.key(side, d1, d2)))
                         .collect();
                     expected.sort_unstable();
-                    for q in [Quarters::build(n).unwrap(), Quarters::on_demand(n)] {
+                    for q in [Quadrants::build(n).unwrap(), Quadrants::on_demand(n)] {
                         let mut turned = Turned::new(n, rows, side);
                         let mut buffers = half::Buffers::default();
                         let mut got = Vec::new();

@@ -4,7 +4,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{lanes_part_key, Diagonals, North, Quarters, Side, Slot, South, Window, LANES};
+use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, Window, LANES};
 
 /// For each set of fitting lanes (bit i: lane i), the 32-bit elements that bring those
 /// 64-bit lanes to the front, in order.
@@ -94,7 +94,7 @@ fn keep_each(
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) fn keep_part(
-    q: &Quarters,
+    q: &Quadrants,
     placements: &[u64],
     r: u32,
     forbid: Diagonals,

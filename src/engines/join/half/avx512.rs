@@ -4,7 +4,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{lanes_part_key, Diagonals, North, Quarters, Side, Slot, South, Window, SPARE};
+use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, Window, SPARE};
 
 /// Compresses the lanes of `value` that `kept` says to the front of the register and stores
 /// it whole at `to` (a masked store was slower); returns how many were kept.
@@ -61,7 +61,7 @@ fn keep_each(
 #[inline]
 #[target_feature(enable = "avx512f,popcnt")]
 pub(super) fn keep_part(
-    q: &Quarters,
+    q: &Quadrants,
     placements: &[u64],
     r: u32,
     forbid: Diagonals,
@@ -95,7 +95,7 @@ pub(super) fn keep_part(
 }
 
 /// [`super::candidates`] eight placements of the longer side at a time, against each one of
-/// the shorter (a unit's west joins are short on both sides: at n = 19 its quarter joins
+/// the shorter (a unit's west joins are short on both sides: at n = 19 its quadrant joins
 /// take 24% fewer steps than with the south side in eights, its west joins 22.5%): the
 /// eight candidates made side by side, those that fit stored at the cursor ([`store_kept`]),
 /// which then moves past them. The last one to seven are loaded with a mask.

@@ -1,4 +1,4 @@
-//! Half placements: the east half of the board on a given row set, joined from two quarters.
+//! Half placements: the east half of the board on a given row set, joined from two quadrants.
 //!
 //! An east half on rows S (h queens in columns `0..h`, one per row of S) is a north placement on
 //! the rows of S above R with some column set C, joined with a south placement on the rows of S
@@ -23,7 +23,7 @@ pub(crate) mod tests;
 use std::mem::MaybeUninit;
 
 use super::pairs;
-use super::quarter::{Diagonals, Made, Quarters};
+use super::quadrant::{Diagonals, Made, Quadrants};
 use super::subsets::next_subset;
 use crate::isa::Vector as Isa;
 
@@ -122,7 +122,7 @@ impl Window {
     }
 }
 
-/// A thread's buffers for the quarter joins: the groups made on demand (`quarter::Made`), the
+/// A thread's buffers for the quadrant joins: the groups made on demand (`quadrant::Made`), the
 /// groups cut at a column of the rectangle's last row, and the parts of the column set being
 /// joined.
 #[derive(Debug, Default)]
@@ -139,7 +139,7 @@ pub(crate) struct Buffers {
 
 impl Buffers {
     /// Starts a new row set: the groups kept for the last one are forgotten, and at most
-    /// `capacity` placements of this one's are kept (`quarter::Made`).
+    /// `capacity` placements of this one's are kept (`quadrant::Made`).
     pub(crate) fn new_row_set(&mut self, capacity: usize) {
         self.made.clear(capacity);
     }
@@ -181,7 +181,7 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 #[inline(always)]
 fn keep_part(
     isa: Isa,
-    q: &Quarters,
+    q: &Quadrants,
     (placements, shift): (&[u64], u32),
     forbid: Diagonals,
     (window, side): (Window, Side),
@@ -211,13 +211,13 @@ fn keep_part(
 }
 
 impl South {
-    /// The south `placements` of a quarter join, moved down below the `r` north rows, that avoid
+    /// The south `placements` of a quadrant join, moved down below the `r` north rows, that avoid
     /// `forbid`, with their keys read for `side` ([`keep_part`]).
     #[inline(always)]
     fn fill(
         &mut self,
         isa: Isa,
-        q: &Quarters,
+        q: &Quadrants,
         placements: &[u64],
         r: u32,
         forbid: Diagonals,
@@ -248,14 +248,14 @@ const LANES: usize = 4;
 const SPARE: usize = 8;
 
 /// A method that calls [`Halves::fill_with`] with `$isa`, compiled with the instructions
-/// `$features`: one for each instruction set the quarter joins have.
+/// `$features`: one for each instruction set the quadrant joins have.
 macro_rules! fill_for {
     ($name:ident, $features:literal, $isa:expr) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
         fn $name(
             &mut self,
-            q: &Quarters,
+            q: &Quadrants,
             window: Window,
             out: &mut Vec<u64>,
             limit: usize,
@@ -326,7 +326,7 @@ impl Halves {
     /// compiled into one function with them, their set-up out of the loop over column sets.
     pub(crate) fn fill(
         &mut self,
-        q: &Quarters,
+        q: &Quadrants,
         window: Window,
         out: &mut Vec<u64>,
         limit: usize,
@@ -351,7 +351,7 @@ impl Halves {
     fn fill_with(
         &mut self,
         isa: Isa,
-        q: &Quarters,
+        q: &Quadrants,
         window: Window,
         out: &mut Vec<u64>,
         limit: usize,
@@ -377,7 +377,7 @@ impl Halves {
 }
 
 /// The bits of `mask` picked by `chosen`: bit i of `chosen` for the i-th lowest bit of `mask`
-/// (`pdep`; one loop per quarter join of an even board's start, never the costly part).
+/// (`pdep`; one loop per quadrant join of an even board's start, never the costly part).
 fn deposit(mut chosen: u32, mask: u32) -> u32 {
     let (mut rest, mut out) = (mask, 0);
     while rest != 0 {
@@ -389,13 +389,13 @@ fn deposit(mut chosen: u32, mask: u32) -> u32 {
     out
 }
 
-/// The quarter join of one north column set `cols`: every north placement on the north rows of
+/// The quadrant join of one north column set `cols`: every north placement on the north rows of
 /// `halves` with the columns `cols` and every south one with the other columns, when no
 /// diagonal is used by both, to `out`.
 #[inline(always)]
 fn join(
     isa: Isa,
-    q: &Quarters,
+    q: &Quadrants,
     window: Window,
     halves: &Halves,
     cols: u32,
@@ -407,13 +407,13 @@ fn join(
     }
 }
 
-/// The north placements of the quarter join of column set `cols` (left of the column of
+/// The north placements of the quadrant join of column set `cols` (left of the column of
 /// [`Halves::left_of`]) and the south ones (moved down and padded) that avoid `forbid`; none
 /// when either side is empty.
 #[inline(always)]
 fn groups<'a>(
     isa: Isa,
-    q: &'a Quarters,
+    q: &'a Quadrants,
     window: Window,
     halves: &Halves,
     cols: u32,
@@ -463,7 +463,7 @@ fn write(
 /// A slot of a list not yet written.
 type Slot = MaybeUninit<u64>;
 
-/// The north placements of one quarter join that avoid the forbidden diagonals: the part key
+/// The north placements of one quadrant join that avoid the forbidden diagonals: the part key
 /// ([`Window::part_key`]) of each.
 struct North<'a> {
     keys: &'a [u64],
@@ -477,7 +477,7 @@ impl<'a> North<'a> {
     #[inline(always)]
     fn avoiding(
         isa: Isa,
-        q: &Quarters,
+        q: &Quadrants,
         window: Window,
         side: Side,
         forbid: Diagonals,

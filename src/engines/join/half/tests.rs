@@ -1,11 +1,11 @@
-//! The quarter join against plain backtracking, on every path this CPU can run.
+//! The quadrant join against plain backtracking, on every path this CPU can run.
 
 use super::*;
 use crate::engines::join::subsets::for_each_subset;
 
 /// Appends to `out` the key of every east half on the rows `rows` (bit r: board row r) that uses
 /// none of the diagonals in `forbid` (same bit in either direction), read for `side`.
-fn keys(q: &Quarters, window: Window, rows: u32, forbid: u64, side: Side, out: &mut Vec<u64>) {
+fn keys(q: &Quadrants, window: Window, rows: u32, forbid: u64, side: Side, out: &mut Vec<u64>) {
     let mut halves = Halves::new(q.rows(), window.width.div_ceil(2), rows, forbid, side);
     halves.fill(q, window, out, usize::MAX, &mut Buffers::default());
 }
@@ -23,7 +23,7 @@ fn subsets_in_order() {
 #[test]
 fn the_quarter_join_finds_every_half_and_no_other() {
     for n in 2..=11u32 {
-        let table = Quarters::build(n).unwrap();
+        let table = Quadrants::build(n).unwrap();
         let w = Window::new(n);
         for_each_subset(n, n / 2, |rows| {
             let mut plain: Vec<u64> = direct(n, rows)
@@ -31,7 +31,7 @@ fn the_quarter_join_finds_every_half_and_no_other() {
                 .map(|(a, b)| w.key(Side::East, a, b))
                 .collect();
             plain.sort_unstable();
-            for q in [&table, &Quarters::on_demand(n)] {
+            for q in [&table, &Quadrants::on_demand(n)] {
                 let mut joined = Vec::new();
                 keys(q, w, rows, 0, Side::East, &mut joined);
                 joined.sort_unstable();
@@ -42,13 +42,13 @@ fn the_quarter_join_finds_every_half_and_no_other() {
 }
 
 /// The halves left of a column of the middle row are the halves whose queen there stands
-/// left of the column, with the quarters in a table (sorted by that column) and made on
+/// left of the column, with the quadrants in a table (sorted by that column) and made on
 /// demand, in pieces.
 #[test]
 fn halves_left_of_a_column_of_the_middle_row() {
     for n in [7u32, 9, 11] {
         let (h, w) = (n / 2, Window::new(n));
-        let table = Quarters::build(n).unwrap();
+        let table = Quadrants::build(n).unwrap();
         for_each_subset(n, h, |rows| {
             if rows >> h & 1 == 0 {
                 return;
@@ -61,7 +61,7 @@ fn halves_left_of_a_column_of_the_middle_row() {
             for t in 0..=h {
                 let mut below: Vec<u64> = plain.iter().filter(|p| p.0 < t).map(|p| p.1).collect();
                 below.sort_unstable();
-                for q in [&table, &Quarters::on_demand(n)] {
+                for q in [&table, &Quadrants::on_demand(n)] {
                     let mut halves = Halves::new(q.rows(), h, rows, 0, Side::West).left_of(Some(t));
                     let mut got = Vec::new();
                     let mut buffers = Buffers::default();
@@ -84,7 +84,7 @@ fn kept(north: &North, south: &South, isa: Isa) -> Vec<u64> {
     keys
 }
 
-/// The vector quarter joins this CPU has write what the plain one writes for every column
+/// The vector quadrant joins this CPU has write what the plain one writes for every column
 /// set of every row set (south groups of every length modulo eight, north groups longer
 /// and shorter than them), with and without forbidden diagonals.
 #[test]
@@ -96,7 +96,7 @@ fn every_candidate_loop_keeps_the_same_candidates() {
     };
     let (mut compared, mut north_longer) = ([0usize; 8], 0);
     for n in [9u32, 12, 13, 14] {
-        let (q, w) = (Quarters::on_demand(n), Window::new(n));
+        let (q, w) = (Quadrants::on_demand(n), Window::new(n));
         let h = n / 2;
         for_each_subset(n, h, |rows| {
             for (forbid, side) in [(0, Side::East), (1 << (h + 2), Side::West)] {
@@ -172,7 +172,7 @@ fn an_east_key_shows_whether_its_half_avoids_a_middle_queen() {
 #[test]
 fn parts_clash_exactly_when_their_part_keys_share_a_bit() {
     for n in 4..=12u32 {
-        let (q, window) = (Quarters::on_demand(n), Window::new(n));
+        let (q, window) = (Quadrants::on_demand(n), Window::new(n));
         let (r, h) = (q.rows(), n / 2);
         let (mut north, mut south, mut clashes) = (Made::default(), Made::default(), 0);
         for rows in 0..1u32 << r {
@@ -214,7 +214,7 @@ fn parts_clash_exactly_when_their_part_keys_share_a_bit() {
 fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys() {
     let mut lengths = [0usize; 8];
     for n in [12u32, 13] {
-        let (q, window) = (Quarters::on_demand(n), Window::new(n));
+        let (q, window) = (Quadrants::on_demand(n), Window::new(n));
         let (r, h) = (q.rows(), n / 2);
         let mut made = Made::default();
         for rows in 0..1u32 << r {
@@ -275,7 +275,7 @@ fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys()
 #[test]
 fn halves_made_in_pieces_are_the_halves_made_at_once() {
     let n = 12;
-    let (q, w) = (Quarters::on_demand(n), Window::new(n));
+    let (q, w) = (Quadrants::on_demand(n), Window::new(n));
     let rows = 0b1010_1100_0011;
     let mut whole = Vec::new();
     keys(&q, w, rows, 1 << 9, Side::West, &mut whole);
@@ -300,7 +300,7 @@ fn halves_made_in_pieces_are_the_halves_made_at_once() {
 }
 
 /// The diagonal masks of every east half on `rows` of an `n`-board, by plain backtracking over
-/// the rows: the slow, obvious version the quarter join is tested against.
+/// the rows: the slow, obvious version the quadrant join is tested against.
 pub(crate) fn direct(n: u32, rows: u32) -> Vec<(u64, u64)> {
     let mut out = Vec::new();
     if rows.count_ones() == n / 2 {

@@ -264,7 +264,10 @@ fn half_batches_are_counted_as_the_keys_one_by_one() {
                 short.iter().filter(|key| meets(key)).count() as u64
             })
             .sum();
-        assert_eq!(portable::count_batch::<3>(&short, &combos, &base), one_by_one);
+        assert_eq!(
+            portable::count_batch::<3>(&short, &combos, &base),
+            one_by_one
+        );
         #[cfg(target_arch = "x86_64")]
         if isa::has_avx2() {
             // SAFETY: the CPU has AVX2.

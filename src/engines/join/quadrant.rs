@@ -1,4 +1,4 @@
-//! The quarter table: every non-attacking placement in the east quarter, grouped by rows and columns.
+//! The quadrant table: every non-attacking placement in a quadrant, grouped by rows and columns.
 //!
 //! The east half of an n-board is columns `0..h` (h = ⌊n/2⌋). Its north part, rows `0..R` with
 //! R = n - h (R = h for even n, h + 1 for odd n), is a R×h rectangle. The table holds every set of
@@ -23,7 +23,7 @@ use rayon::prelude::*;
 /// Every non-attacking placement in the R×h north-east rectangle, by (row set, column set): held
 /// in a table, or made on demand group by group.
 #[derive(Debug, Clone)]
-pub(crate) struct Quarters {
+pub(crate) struct Quadrants {
     /// Board size.
     n: u32,
     /// Whether the placements are in `packed` (a table), only counted (an outline), or made when
@@ -38,7 +38,7 @@ pub(crate) struct Quarters {
     /// The placements, group after group, packed (see the module header).
     packed: Vec<u64>,
     /// For an odd board's table, whose groups on the rectangle's last row are in order of the
-    /// column of their queen there ([`Quarters::group_left_of`]): for each such group (the
+    /// column of their queen there ([`Quadrants::group_left_of`]): for each such group (the
     /// upper half) and each column c, how many of its placements have that queen in columns
     /// `0..=c`, h counts a group. Empty otherwise.
     ending: Vec<u16>,
@@ -65,7 +65,7 @@ fn packed_queen(n: u32, rows: u32, r: u32, c: u32) -> u64 {
     1u64 << (r + c) | 1u64 << (32 + r + n - 1 - c - rows)
 }
 
-/// Where a [`Quarters`] finds its placements.
+/// Where a [`Quadrants`] finds its placements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Store {
     /// Every group in memory.
@@ -112,7 +112,7 @@ pub(crate) const ENTRIES: [u64; 25] = [
     633_443_407,
 ];
 
-impl Quarters {
+impl Quadrants {
     /// The table of an `n`-board's north-east rectangle (n ≤ [`super::MAX_TABLE_N`]), or an
     /// error when its memory cannot be had: every allocation is fallible, so a board too large
     /// for the machine is refused, not a reason for the process to abort.
@@ -120,13 +120,13 @@ impl Quarters {
     /// The outline's walk (the groups' sizes) runs on the current rayon pool; then each row
     /// set's groups are made from those of the row set without its highest row, a queen added in
     /// that row in each column the group has, in increasing order of the column
-    /// ([`Quarters::fill_row_set`]): row sets of one size at a time, in parallel, each writing
+    /// ([`Quadrants::fill_row_set`]): row sets of one size at a time, in parallel, each writing
     /// its own part of the table, which leaves each group on the rectangle's last row in order of
     /// the column of its queen there. (A second walk that scattered every placement to its
     /// group's next slot made a shard of n = 23, nearly all setup, take 20.4 s on two threads,
     /// against 8.0 s this way.)
-    pub(crate) fn build(n: u32) -> Result<Quarters, TryReserveError> {
-        let mut q = Quarters::outline(n)?;
+    pub(crate) fn build(n: u32) -> Result<Quadrants, TryReserveError> {
+        let mut q = Quadrants::outline(n)?;
         let total = q.offsets[q.offsets.len() - 1] as usize;
         q.packed.try_reserve_exact(total)?;
         q.packed.resize(total, 0u64);
@@ -144,7 +144,7 @@ impl Quarters {
             sets.par_iter()
                 .for_each(|&rows| unsafe { q.fill_row_set(rows, &packed) });
         }
-        // Only odd boards cut their west halves at that row's queen ([`Quarters::group_left_of`]).
+        // Only odd boards cut their west halves at that row's queen ([`Quadrants::group_left_of`]).
         if n % 2 == 1 {
             q.count_by_last_column()?;
         }
@@ -194,7 +194,7 @@ impl Quarters {
     }
 
     /// Counts each group on the rectangle's last row (the upper half of the groups), which the
-    /// fill left in order of the column of its queen there, by that column ([`Quarters::ending`]),
+    /// fill left in order of the column of its queen there, by that column ([`Quadrants::ending`]),
     /// on the current rayon pool. No count is kept when a group is longer than a `u16` holds
     /// (none is, up to n = [`super::MAX_TABLE_N`]: 7714 placements at most, at n = 23).
     fn count_by_last_column(&mut self) -> Result<(), TryReserveError> {
@@ -226,9 +226,9 @@ impl Quarters {
     }
 
     /// The table's outline: how many placements each group holds, and no placement (one walk,
-    /// 4 bytes a group). Enough for [`Quarters::group_len`], which prices the join's units; an
-    /// outline's [`Quarters::group`] is empty.
-    pub(crate) fn outline(n: u32) -> Result<Quarters, TryReserveError> {
+    /// 4 bytes a group). Enough for [`Quadrants::group_len`], which prices the join's units; an
+    /// outline's [`Quadrants::group`] is empty.
+    pub(crate) fn outline(n: u32) -> Result<Quadrants, TryReserveError> {
         let cols = n / 2;
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
@@ -243,7 +243,7 @@ impl Quarters {
             sum += c.load(Ordering::Relaxed);
             sum
         }));
-        Ok(Quarters {
+        Ok(Quadrants {
             n,
             store: Store::Outline,
             rows,
@@ -256,9 +256,9 @@ impl Quarters {
     }
 
     /// No table: every group is made when asked for ([`Store::OnDemand`]), for any n ≤ 32.
-    pub(crate) fn on_demand(n: u32) -> Quarters {
+    pub(crate) fn on_demand(n: u32) -> Quadrants {
         let cols = n / 2;
-        Quarters {
+        Quadrants {
             n,
             store: Store::OnDemand,
             rows: n - cols,
@@ -271,14 +271,14 @@ impl Quarters {
     }
 
     /// This outline, its groups made on demand ([`Store::OnDemand`]) but their sizes known.
-    pub(crate) fn made_on_demand(self) -> Quarters {
-        Quarters {
+    pub(crate) fn made_on_demand(self) -> Quadrants {
+        Quadrants {
             store: Store::OnDemand,
             ..self
         }
     }
 
-    /// Whether [`Quarters::group_len`] can be asked: a table, or an outline.
+    /// Whether [`Quadrants::group_len`] can be asked: a table, or an outline.
     pub(crate) fn sizes_known(&self) -> bool {
         !self.offsets.is_empty()
     }
@@ -289,7 +289,7 @@ impl Quarters {
     }
 
     /// The placements the table of an `n`-board holds (n ≤ [`super::MAX_TABLE_N`]), the most
-    /// bytes [`Quarters::build`] takes at once, and the bytes of [`Quarters::outline`], without
+    /// bytes [`Quadrants::build`] takes at once, and the bytes of [`Quadrants::outline`], without
     /// building anything: from [`ENTRIES`], at once.
     pub(crate) fn size(n: u32) -> (u64, u64, u64) {
         let entries = ENTRIES[n as usize];
@@ -310,7 +310,7 @@ impl Quarters {
     }
 
     /// The placements on exactly the rows `row_set` (bit r: row r of the rectangle) and the
-    /// columns `col_set`, packed: [`Quarters::unpack`] gives their "/" and "\" masks. A table
+    /// columns `col_set`, packed: [`Quadrants::unpack`] gives their "/" and "\" masks. A table
     /// hands out its own; on demand they are made once into `made` and handed out from there while it keeps
     /// them ([`Made`]); an outline has none.
     #[inline(always)]
@@ -324,7 +324,7 @@ impl Quarters {
             .unwrap_or_default()
     }
 
-    /// [`Quarters::group`] on demand: kept in `made`, or made there. Not inlined, so that a
+    /// [`Quadrants::group`] on demand: kept in `made`, or made there. Not inlined, so that a
     /// table's reads stay a few instructions in the joins (inlined, this path cost `count 16
     /// -j 1` 1.7% more instructions with a table).
     #[inline(never)]
@@ -336,7 +336,7 @@ impl Quarters {
 
     /// The placements of the group of `row_set` (which holds the rectangle's last row) and
     /// `col_set` whose queen in the last row stands left of column `t`. A table's groups are in
-    /// order of that column, counted by it ([`Quarters::ending`]): a run of one, found at once;
+    /// order of that column, counted by it ([`Quadrants::ending`]): a run of one, found at once;
     /// on demand they are made in `out`, from the groups without that row (kept in `made`) and
     /// that queen.
     pub(crate) fn group_left_of<'a>(
@@ -391,7 +391,7 @@ impl Quarters {
     }
 
     /// How placements are packed: the bits of the "/" mask, and the shift (the rectangle's rows)
-    /// of the "\\" mask in the high half ([`Quarters::unpack`]).
+    /// of the "\\" mask in the high half ([`Quadrants::unpack`]).
     pub(crate) fn packing(&self) -> (u64, u32) {
         (self.d1_bits, self.rows)
     }
@@ -571,7 +571,7 @@ const SERIAL_ROWS: u32 = 3;
 /// Calls `visit(group)` for every non-attacking placement in the `rows`×`cols` rectangle at the
 /// top left of an `n`-board, the empty one included, from the threads of the current rayon
 /// pool: the first [`SERIAL_ROWS`] rows are enumerated here, the rest of each branch in
-/// parallel. (It counts the groups, [`Quarters::outline`]; the table is filled from them.)
+/// parallel. (It counts the groups, [`Quadrants::outline`]; the table is filled from them.)
 fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize) + Sync)) {
     /// Row set, column set and the two diagonal masks of a partial placement.
     type State = (u32, u32, u64, u64);
@@ -616,14 +616,14 @@ mod tests {
     fn a_two_by_two_corner_of_a_four_board() {
         // Rows 0..2, columns 0..2: the empty set, 4 single queens, and no two queens (the only
         // row- and column-disjoint pairs share a diagonal).
-        let q = Quarters::build(4).unwrap();
+        let q = Quadrants::build(4).unwrap();
         assert_eq!(q.len(), 5);
         let mut made = Made::default();
         let group = q.group(0b01, 0b10, &mut made);
         assert_eq!(group.len(), 1);
         assert_eq!(q.unpack(group[0]), (1 << 1, 1 << 2));
         assert!(q.group(0b11, 0b11, &mut made).is_empty());
-        assert_eq!(Quarters::size(4).0, 5);
+        assert_eq!(Quadrants::size(4).0, 5);
         assert_eq!(walked(4), 5);
     }
 
@@ -633,7 +633,7 @@ mod tests {
     #[test]
     fn groups_made_on_demand_are_the_table_groups() {
         for (n, capacity) in [(6, 0), (9, 300), (12, 2_000), (12, usize::MAX)] {
-            let (table, made) = (Quarters::build(n).unwrap(), Quarters::on_demand(n));
+            let (table, made) = (Quadrants::build(n).unwrap(), Quadrants::on_demand(n));
             let (rows, cols) = (table.rows, table.cols);
             let (mut kept, mut unused) = (Made::default(), Made::default());
             kept.clear(capacity);
@@ -661,8 +661,8 @@ mod tests {
 
     #[test]
     fn odd_boards_have_one_row_more_than_columns() {
-        let q = Quarters::build(7).unwrap();
-        let outline = Quarters::outline(7).unwrap();
+        let q = Quadrants::build(7).unwrap();
+        let outline = Quadrants::outline(7).unwrap();
         assert_eq!(
             outline.group_len(0b11, 0b101),
             q.group(0b11, 0b101, &mut Made::default()).len()
@@ -670,7 +670,7 @@ mod tests {
         assert!(outline.is_empty());
         assert_eq!(q.rows(), 4);
         assert_eq!(q.group(0, 0, &mut Made::default()), &[0u64][..]);
-        assert_eq!(Quarters::size(7).0, q.len() as u64);
+        assert_eq!(Quadrants::size(7).0, q.len() as u64);
     }
 
     fn walked(n: u32) -> u64 {
@@ -691,7 +691,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            pool.install(|| Quarters::build(n).unwrap())
+            pool.install(|| Quadrants::build(n).unwrap())
         };
         for n in [5, 10, 13, 14] {
             let (one, four) = (on(1, n), on(4, n));
