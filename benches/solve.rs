@@ -2,13 +2,13 @@
 //! sink, each count checked.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use nqueens::solve::{Format, Listing, Options};
+use nqueens::solve::{Format, ListOptions, Listing};
 
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     for n in 11..=14u32 {
-        let listing = Listing::new(n, &Options::default()).unwrap();
+        let listing = Listing::new(n, &ListOptions::default()).unwrap();
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
             b.iter(|| {
                 let written = listing

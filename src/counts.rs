@@ -12,6 +12,7 @@ use crate::{burnside, known, Engine, Plan};
 /// assert_eq!(counts.verified(), Some(true));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Counts {
     /// Board size.
     pub n: u32,

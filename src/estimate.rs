@@ -18,38 +18,29 @@
 //! assert_eq!(e.engine, nqueens::Engine::Join);
 //! ```
 //!
-//! Most of the join engine's row sets (72% at n = 19 and 21, 73% at n = 27) hold no unit of
-//! their own and cost nothing: a sample of them is mostly zeros, and its spread mostly how many
-//! zeros it drew. So the join's draws are of the row sets that hold a unit only, and their mean
-//! is scaled by the share of such row sets as well, counted first on every row set up to n = 20
-//! and above on [`SHARE_PROBES`] of them drawn uniformly (0.07 s on one thread at n = 27; its
-//! binomial error goes into the interval). By the join's own price of each row set
-//! (the cost model that prices shards) at n = 19 and 21 (28% with a unit, their prices spread
-//! by 45%), one row set a draw, this leaves 0.22 of the variance that drawing among all row
-//! sets has for the same sampling time; measured at n = 19 with its quadrants made on demand, the
-//! interval of a 10 s estimate went from ±1.29 s to ±0.55 s.
+//! Most of the join engine's row sets hold no unit of their own and cost nothing: a sample of
+//! them is mostly zeros, and its spread mostly how many zeros it drew. So the join's draws are
+//! of the row sets that hold a unit only, and their mean is scaled by the share of such row
+//! sets as well, counted on every row set up to n = 20 and above on `SHARE_PROBES` of them
+//! drawn uniformly (its binomial error goes into the interval).
 //!
 //! A run takes the join engine's row sets in order, and consecutive row sets read neighbouring
-//! parts of the quadrant table; row sets drawn one by one miss the cache, and made n = 17..20
-//! look 23–41% dearer than they are (measured). So with a table one draw is a run of [`RUN`]
-//! consecutive row sets with a unit (those without passed over, as a count passes over them)
-//! from a random one (wrapping round): every row set with a unit is still in as many runs as
-//! any other, so the mean stays unbiased. The [`WARM`] row sets before the run are done first,
-//! untimed, so that the run starts with the caches (and the thread's buffers) a count has
-//! there. Its effect is within the noise of the machines measured on: on one 16-core Xeon,
-//! n = 20 read 0.82 of the measured CPU without it and 0.92–0.95 with it. Without a table
-//! (n ≥ 25, or a budget too small for it) a draw is one row set.
+//! parts of the quadrant table; row sets drawn one by one miss the cache and look dearer than
+//! they are. So with a table one draw is a run of `RUN` consecutive row sets with a unit (those
+//! without passed over, as a count passes over them) from a random one (wrapping round): every
+//! row set with a unit is still in as many runs as any other, so the mean stays unbiased. The
+//! `WARM` row sets before the run are done first, untimed, so that the run starts with the
+//! caches a count has there. Without a table (n ≥ 25, or a budget too small for it) a draw is
+//! one row set.
 //!
-//! Above n = 24 one row set takes minutes: its east and west halves number in the millions,
-//! and the pairs in the 10^13 (lists longer than [`SAMPLE_KEYS`] keys begin at n = 20). The
-//! halves are made and timed as in a run; of the pairs, a draw counts one of `stride` samples
-//! of the longer list's batches of 512 keys (every stride-th batch from one drawn at random, in
-//! the order the counter puts them, so about [`SAMPLE_KEYS`] keys), timing the counter's set-up
-//! (its sort, done once per list) as it is and the batches times `stride`. Each batch is in
-//! exactly one of the samples, so the mean is unbiased; spreading the sample over the sorted
-//! list keeps its variance low. Paired draw by draw with whole counts at n = 24 the sampled
-//! time read 0.98 of the whole (26 draws); a window of 2^16 consecutive unsorted keys read
-//! 1.18, since it misses the sort's gain. The warm-up row sets sample their pairs too.
+//! Above n = 24 one row set takes minutes: its halves number in the millions and the pairs in
+//! the 10^13. The halves are made and timed as in a run; of the pairs, a draw counts one of
+//! `stride` samples of the longer list's batches of 512 keys (every stride-th batch from one
+//! drawn at random, in the order the counter puts them, so about `SAMPLE_KEYS` keys), timing
+//! the counter's set-up (its sort, done once per list) as it is and the batches times `stride`.
+//! Each batch is in exactly one of the samples, so the mean is unbiased; spreading the sample
+//! over the sorted list keeps its variance low (a window of consecutive keys would miss the
+//! sort's gain). The warm-up row sets sample their pairs too.
 
 use std::time::{Duration, Instant};
 
@@ -69,22 +60,23 @@ use crate::{Error, Options};
 pub const MIN_SAMPLES: usize = 3;
 
 /// Consecutive row sets timed in one draw of the join engine with a quadrant table.
-pub const RUN: u32 = 32;
+pub(crate) const RUN: u32 = 32;
 
-/// Row sets done untimed before a draw's [`RUN`], so that it starts with the caches of a run.
-pub const WARM: u32 = 32;
+/// Row sets done untimed before a draw's `RUN`, so that it starts with the caches of a run.
+pub(crate) const WARM: u32 = 32;
 
 /// The longest key list whose pairs a draw counts in full: of a longer one, a sample of its
 /// batches that holds about this many keys (128 batches of the counter).
-pub const SAMPLE_KEYS: usize = 1 << 16;
+pub(crate) const SAMPLE_KEYS: usize = 1 << 16;
 
 /// Row sets drawn uniformly to measure the share that holds a unit of its own, where the draws
 /// are of those only (0.07 s on one thread at n = 27, drawing included); a board with at most
 /// this many row sets (n ≤ 20) has every one looked at.
-pub const SHARE_PROBES: u32 = 1 << 18;
+pub(crate) const SHARE_PROBES: u32 = 1 << 18;
 
 /// A count's predicted time.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Estimate {
     /// Board size.
     pub n: u32,
@@ -94,7 +86,7 @@ pub struct Estimate {
     pub population: u64,
     /// Draws timed: the sample the interval comes from.
     pub samples: usize,
-    /// Pieces of work in those draws (a draw of the join engine with a table is [`RUN`] row
+    /// Pieces of work in those draws (a draw of the join engine with a table is `RUN` row
     /// sets).
     pub timed: u64,
     /// Predicted CPU seconds of the whole count, summed over its threads, beside `setup`.
@@ -109,7 +101,7 @@ pub struct Estimate {
     pub seed: u64,
     /// Where the draws are of row sets with a unit of their own only (the join engine): the
     /// share of the row sets that have one, counted on every row set or measured on
-    /// [`SHARE_PROBES`] of them drawn uniformly.
+    /// `SHARE_PROBES` of them drawn uniformly.
     pub share: Option<f64>,
 }
 
@@ -292,9 +284,9 @@ pub(crate) fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
 /// One draw of the join engine's work as a run does it (see the module's notes), with what its
 /// time is to be multiplied by to estimate the whole count's (the number of draws like it the
 /// count is made of), how many row sets it timed, and their CPU seconds (with those of the pairs
-/// it did not count, of lists longer than [`SAMPLE_KEYS`]):
-/// - with a table: a row set drawn uniformly and the [`WARM`] after it, untimed, then the
-///   [`RUN`] after those, timed;
+/// it did not count, of lists longer than `SAMPLE_KEYS`):
+/// - with a table: a row set drawn uniformly and the `WARM` after it, untimed, then the
+///   `RUN` after those, timed;
 /// - with quadrants made on demand (n ≥ 25, or a small budget): a row set drawn uniformly (no
 ///   table, so nothing to gain from the neighbours);
 ///
@@ -353,7 +345,7 @@ pub(crate) fn draw_row_sets(
     )
 }
 
-/// The estimator's pair counter: short lists in full, long ones by a sample of [`SAMPLE_KEYS`] keys.
+/// The estimator's pair counter: short lists in full, long ones by a sample of `SAMPLE_KEYS` keys.
 struct Sampler {
     rng: SplitMix64,
     /// CPU seconds the batches outside the samples would have taken.
@@ -361,9 +353,9 @@ struct Sampler {
 }
 
 impl Sampler {
-    /// The pairs of `a` × `b` that share no bit when the longer list is at most [`SAMPLE_KEYS`]
+    /// The pairs of `a` × `b` that share no bit when the longer list is at most `SAMPLE_KEYS`
     /// keys; otherwise those of one of the `stride` samples of its batches that hold about
-    /// [`SAMPLE_KEYS`] keys (every `stride`-th batch as the counter orders them, from one drawn at
+    /// `SAMPLE_KEYS` keys (every `stride`-th batch as the counter orders them, from one drawn at
     /// random), the time of the batches scaled by `stride` into `unseen` (that of ordering the
     /// lists, done once, is not).
     fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {

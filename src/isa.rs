@@ -88,7 +88,6 @@ pub(crate) fn fast_pext() -> bool {
 }
 
 /// The instructions the backtrack runs with on this CPU.
-#[cfg(any(test, feature = "cli"))]
 pub(crate) fn backtrack() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if has_bmi() {
@@ -98,7 +97,6 @@ pub(crate) fn backtrack() -> &'static str {
 }
 
 /// The instructions the pair counter and the quadrant joins run with on this CPU.
-#[cfg(any(test, feature = "cli"))]
 pub(crate) fn join() -> &'static str {
     match Vector::of_this_cpu() {
         Vector::Avx512 => "avx512 (f, bw, vl, vpopcntdq, bitalg), bmi2",

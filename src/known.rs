@@ -5,6 +5,7 @@
 
 /// Known counts of one board size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Known {
     /// Board size.
     pub n: u32,

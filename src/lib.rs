@@ -30,8 +30,6 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
-#[cfg(feature = "cli")]
-pub mod bench;
 mod burnside;
 pub mod cluster;
 mod cost;
@@ -41,7 +39,6 @@ mod engines;
 mod error;
 pub mod estimate;
 pub mod exec;
-pub mod files;
 mod isa;
 mod kernel;
 pub mod known;
@@ -49,7 +46,6 @@ mod memory;
 mod options;
 mod plan;
 pub mod reference;
-pub mod report;
 mod rng;
 pub mod solve;
 mod text;
@@ -65,6 +61,12 @@ pub use plan::{Piece, Plan, MAX_SPLIT_DEPTH};
 
 /// The largest board: one `u32` per attack set.
 pub const MAX_N: u32 = 32;
+
+/// The instructions the backtrack and the join engine run with on this CPU, chosen at run time
+/// (a build carries AVX-512, AVX2 and portable code): "backtrack …; join …".
+pub fn dispatch() -> String {
+    format!("backtrack {}; join {}", isa::backtrack(), isa::join())
+}
 
 /// The plan `count` would execute for `n` with these options: the engine asked for or the
 /// fastest, and symmetry in place of join when its tables do not fit ([`Plan::fell_back`]).

@@ -50,6 +50,11 @@ pub(crate) fn thousands(k: usize) -> String {
     out
 }
 
+/// `k` and the noun `what`, in the plural unless `k` is 1: "1 thread", "2 threads".
+pub(crate) fn plural(k: usize, what: &str) -> String {
+    format!("{k} {what}{}", if k == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

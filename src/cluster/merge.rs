@@ -16,15 +16,14 @@
 //! it after editing a file, which only a second count, elsewhere, can catch.
 //!
 //! ```
-//! use nqueens::cluster::merge::{merge, Input};
-//! use nqueens::cluster::{count, Shard};
+//! use nqueens::cluster::{count_shard, merge, Input, Shard};
 //! use nqueens::exec::Unobserved;
 //!
 //! let options = nqueens::Options::default().with_threads(1);
 //! let inputs: Vec<Input> = Shard::all(3)
 //!     .map(|s| Input {
 //!         name: format!("s{}.json", s.index()),
-//!         text: count(10, &options, s, &Unobserved).unwrap().json(),
+//!         text: count_shard(10, &options, s, &Unobserved).unwrap().json(),
 //!     })
 //!     .collect();
 //! let merged = merge(&inputs, 1).unwrap();
@@ -44,8 +43,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::cluster::{PartialResult, Partition, Shard, FORMAT, FORMAT_VERSIONS_READ};
-use crate::report::plural;
+use crate::cluster::partial::{FORMAT, FORMAT_VERSIONS_READ};
+use crate::cluster::{PartialResult, Partition, Shard};
+use crate::text::plural;
 use crate::text::{capped, excerpt};
 use crate::{Counts, Options};
 
@@ -68,6 +68,7 @@ pub struct Input {
 
 /// The sum of a complete set of shards.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Merged {
     /// The count, as [`crate::count`] would give it. `elapsed` is the sum of the shards' times
     /// and `threads` the most any shard ran on.
@@ -595,7 +596,9 @@ mod tests {
         Shard::all(k)
             .map(|s| Input {
                 name: format!("s{}.json", s.index()),
-                text: cluster::count(n, &options, s, &Unobserved).unwrap().json(),
+                text: cluster::count_shard(n, &options, s, &Unobserved)
+                    .unwrap()
+                    .json(),
             })
             .collect()
     }

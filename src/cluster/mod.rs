@@ -21,7 +21,7 @@
 //! let outcome = exec::execute(&run.plan, &|p| run.owns(p) && !done_before(p.id), how, &Unobserved)
 //!     .unwrap();
 //! // The wall time of the search; its CPU time is not measured here.
-//! let times = nqueens::exec::run::Times { wall: outcome.elapsed, cpu: Default::default() };
+//! let times = nqueens::exec::Times { wall: outcome.elapsed, cpu: Default::default() };
 //! let partial = run.result(outcome.tally, times, 2).unwrap();
 //! assert_eq!(partial.subproblems, run.partition.ids(shard).len());
 //! ```
@@ -31,8 +31,8 @@
 //! so dealing them out by id would leave some shards much longer than others. Each subproblem's
 //! cost is estimated by Knuth's (1975) estimator of a backtrack tree's size: a random walk from the
 //! subproblem's board to a dead end, multiplying the number of free squares met in each row, and
-//! summing those products, averaged over [`partition::PROBES`] walks ([`partition::PROBES_PER_PLAN`]
-//! in all, at least [`partition::MIN_PROBES`] each, for a large plan). A join unit has no search
+//! summing those products, averaged over 256 walks (2^22
+//! in all, at least 16 each, for a large plan). A join unit has no search
 //! tree: its price is the join engine's cost model, read off the sizes of its table's
 //! groups. The walks draw from a fixed generator
 //! (SplitMix64) seeded by `(n, id)` and use only integer arithmetic, so the estimate — and with it
@@ -41,17 +41,24 @@
 //! shard with the least estimated work so far (ties: lower shard first).
 //!
 //! The plan for K shards is the one a machine with `K × 4` threads would use, so that every
-//! shard gets at least [`partition::SUBPROBLEMS_PER_SHARD`] subproblems when the board allows it; it never
+//! shard gets at least 128 subproblems when the board allows it; it never
 //! depends on the threads of the machine that runs a shard. K may exceed the number of
 //! subproblems: the extra shards are empty and valid.
 
-pub mod launcher;
-pub mod merge;
-pub mod partial;
-pub mod partition;
-pub mod shard;
+pub(crate) mod launcher;
+pub(crate) mod merge;
+pub(crate) mod partial;
+pub(crate) mod partition;
+pub(crate) mod shard;
 
 pub use launcher::Launcher;
-pub use partial::{count, PartialResult, ShardRun, FORMAT, FORMAT_VERSION, FORMAT_VERSIONS_READ};
-pub use partition::{plan, Partition};
-pub use shard::{Shard, MAX_SHARDS};
+pub use merge::{
+    merge, merge_with, Error as MergeError, Input, Merged, Quorum, Reader, MAX_INPUT_BYTES,
+    MAX_TOTAL_BYTES,
+};
+pub use partial::{
+    count as count_shard, PartialResult, ShardRun, FORMAT as SHARD_FORMAT,
+    FORMAT_VERSION as SHARD_FORMAT_VERSION, FORMAT_VERSIONS_READ as SHARD_FORMAT_VERSIONS_READ,
+};
+pub use partition::{plan as shard_plan, Partition};
+pub use shard::{Error as ShardError, Shard, MAX_SHARDS};

@@ -18,6 +18,7 @@ pub const FORMAT_VERSIONS_READ: [u32; 2] = [2, 3];
 
 /// What one shard found: everything [`crate::cluster::merge`] needs to check it belongs and sum it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PartialResult {
     /// Always [`FORMAT`].
     pub format: String,

@@ -12,20 +12,20 @@ use crate::plan::{Piece, Plan, SUBPROBLEMS_PER_THREAD};
 use crate::Options;
 
 /// The plan for K shards aims at this many subproblems per shard at least.
-pub const SUBPROBLEMS_PER_SHARD: usize = 128;
+pub(crate) const SUBPROBLEMS_PER_SHARD: usize = 128;
 /// Random walks per subproblem in the cost estimate, at most.
-pub const PROBES: u32 = 256;
+pub(crate) const PROBES: u32 = 256;
 /// Random walks per plan in the cost estimate: a plan of many subproblems gives each fewer (at
 /// least [`MIN_PROBES`]), so that the partition costs about the same, a fraction of a second,
 /// whatever K.
-pub const PROBES_PER_PLAN: usize = 1 << 22;
+pub(crate) const PROBES_PER_PLAN: usize = 1 << 22;
 /// Random walks per subproblem in the cost estimate, at least.
-pub const MIN_PROBES: u32 = 16;
+pub(crate) const MIN_PROBES: u32 = 16;
 
 /// The plan every shard of a run split `shards` ways executes.
 ///
 /// With `options.split_depth` given, that depth; otherwise the automatic plan of a machine with
-/// `shards × 4` threads (at least [`SUBPROBLEMS_PER_SHARD`] subproblems per shard). The threads
+/// `shards × 4` threads (at least 128 subproblems per shard). The threads
 /// of `options` only build it (the join engine's tables): every shard must see the same plan.
 pub fn plan(n: u32, options: &Options, shards: u32) -> Result<Plan, crate::Error> {
     let virtual_threads = (SUBPROBLEMS_PER_SHARD / SUBPROBLEMS_PER_THREAD) * shards.max(1) as usize;

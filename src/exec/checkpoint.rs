@@ -61,11 +61,11 @@ use crate::time::process_cpu;
 /// The version of the file format this program writes; it reads this one and version 2.
 pub const FORMAT: u32 = 3;
 /// How often a run writes its time so far, while it records.
-pub const TIME_EVERY: Duration = Duration::from_secs(60);
+pub(crate) const TIME_EVERY: Duration = Duration::from_secs(60);
 /// How often the writer thread appends the records handed in to the file.
-pub const WRITE_EVERY: Duration = Duration::from_millis(100);
+pub(crate) const WRITE_EVERY: Duration = Duration::from_millis(100);
 /// The longest a record written to the file waits before it is synced to disk.
-pub const SYNC_EVERY: Duration = Duration::from_secs(1);
+pub(crate) const SYNC_EVERY: Duration = Duration::from_secs(1);
 
 const MAGIC: &str = "nqueens-checkpoint";
 
@@ -217,6 +217,7 @@ impl Identity {
 
 /// What a checkpoint file holds, read back and checked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Saved {
     /// The finished subproblems by id; each counted once.
     pub finished: HashMap<usize, Search>,
@@ -450,7 +451,9 @@ impl Writer {
                 .and_then(|_| file.write_all(header.as_bytes()))
                 .and_then(|()| file.sync_all())
                 .map_err(io_error("create"))?;
-            crate::files::sync_folder_of(path);
+            // The new name made durable where the system allows it (not everywhere possible).
+            let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+            let _ = File::open(folder.unwrap_or(Path::new("."))).and_then(|d| d.sync_all());
             Saved {
                 valid_len: header.len() as u64,
                 timed: true,

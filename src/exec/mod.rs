@@ -1,9 +1,14 @@
 //! Execute and fold: runs the subproblems of a plan on a rayon pool, tells observers of each,
-//! and folds their weighted counts ([`Tally`]); [`run`] adds the checkpoint and the stop flag,
-//! [`checkpoint`] is the file that keeps finished work.
+//! and folds their weighted counts ([`Tally`]); a [`Run`] adds the checkpoint and the stop flag,
+//! and the checkpoint ([`Writer`]) is the file that keeps finished work.
 
-pub mod checkpoint;
-pub mod run;
+pub(crate) mod checkpoint;
+pub(crate) mod run;
+
+pub use checkpoint::{
+    Error as CheckpointError, Identity, Saved, Writer, FORMAT as CHECKPOINT_FORMAT,
+};
+pub use run::{count as count_with_checkpoint, Error as RunError, Finished, Run, Selection, Times};
 
 use std::time::{Duration, Instant};
 
@@ -32,6 +37,7 @@ impl Observer for Unobserved {}
 
 /// The fold of finished subproblems: weighted sums that cannot overflow (u128).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Tally {
     /// Σ weight × completions: solutions of the whole board found so far.
     pub total: u128,
@@ -63,6 +69,7 @@ impl Tally {
 
 /// What [`execute`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The fold of every subproblem that finished.
     pub tally: Tally,

@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use nqueens::exec::run::{Run, Selection};
+//! use nqueens::exec::{Run, Selection};
 //!
 //! let plan = nqueens::plan(10, &nqueens::Options::default()).unwrap();
 //! let run = Run::open(&plan, Selection::all(), false, None).unwrap();
@@ -88,6 +88,7 @@ pub struct Times {
 
 /// What a run that finished found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finished {
     /// The fold of every selected subproblem: those resumed and those counted now.
     pub tally: Tally,

@@ -5,7 +5,7 @@
 //! symmetry): in lexicographic order, the prefixes are *parts* whose solutions follow each other in
 //! the same order. The parts at the front of a bounded queue run on a rayon pool, each into its own
 //! buffer of bytes already formatted, while the writer writes the finished buffers at the front in
-//! order. A part whose buffer fills up ([`PART_BYTES`]) pauses until the writer has taken it, so
+//! order. A part whose buffer fills up (`PART_BYTES`) pauses until the writer has taken it, so
 //! memory stays bounded by the queue length times the buffer size, whatever n is.
 //!
 //! ```
@@ -13,8 +13,8 @@
 //! assert_eq!(first, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
 //! ```
 
-pub mod format;
-pub mod trace;
+pub(crate) mod format;
+pub(crate) mod trace;
 mod walker;
 
 use std::collections::VecDeque;
@@ -24,19 +24,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 pub use format::{Format, Renderer};
+pub use trace::trace;
 pub use walker::Walker;
 
 use crate::dihedral::is_canonical;
 use crate::Error;
 
 /// The parts are cut so that each holds about this many solutions on average.
-pub const SOLUTIONS_PER_PART: u128 = 512;
+pub(crate) const SOLUTIONS_PER_PART: u128 = 512;
 /// The most parts the choice of depth aims at (their prefixes are never all stored).
-pub const MAX_PARTS: u128 = 1 << 24;
+pub(crate) const MAX_PARTS: u128 = 1 << 24;
 /// The queue of parts holds about this many bytes of expected output (4 to 64 parts per thread).
-pub const QUEUE_BYTES: usize = 4 << 20;
+pub(crate) const QUEUE_BYTES: usize = 4 << 20;
 /// A part whose output reaches this many bytes pauses until the output is written.
-pub const PART_BYTES: usize = 256 << 10;
+pub(crate) const PART_BYTES: usize = 256 << 10;
 
 /// Every solution of the `n`-board in lexicographic order, found one by one on this thread.
 pub fn solutions(n: u32) -> Result<Solutions, Error> {
@@ -47,6 +48,7 @@ pub fn solutions(n: u32) -> Result<Solutions, Error> {
 
 /// The iterator [`solutions`] returns. [`Walker`] gives the same without an allocation each.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Solutions {
     walker: Walker,
 }
@@ -63,9 +65,9 @@ impl Iterator for Solutions {
 pub fn for_each(n: u32, threads: usize, visit: impl Fn(&[u8]) + Sync) -> Result<u64, Error> {
     let listing = Listing::new(
         n,
-        &Options {
+        &ListOptions {
             threads,
-            ..Options::default()
+            ..ListOptions::default()
         },
     )?;
     let pool = listing.pool()?;
@@ -88,7 +90,8 @@ pub fn for_each(n: u32, threads: usize, visit: impl Fn(&[u8]) + Sync) -> Result<
 
 /// What to list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
+#[non_exhaustive]
+pub struct ListOptions {
     /// Worker threads; the default is every logical core.
     pub threads: usize,
     /// Stop after this many solutions.
@@ -97,9 +100,26 @@ pub struct Options {
     pub unique: bool,
 }
 
-impl Default for Options {
+impl ListOptions {
+    /// These options with `threads` worker threads.
+    pub fn with_threads(self, threads: usize) -> ListOptions {
+        ListOptions { threads, ..self }
+    }
+
+    /// These options stopping after `limit` solutions, if any.
+    pub fn with_limit(self, limit: Option<u64>) -> ListOptions {
+        ListOptions { limit, ..self }
+    }
+
+    /// These options listing only the canonical member of each symmetry class, if `unique`.
+    pub fn with_unique(self, unique: bool) -> ListOptions {
+        ListOptions { unique, ..self }
+    }
+}
+
+impl Default for ListOptions {
     fn default() -> Self {
-        Options {
+        ListOptions {
             threads: crate::default_threads(),
             limit: None,
             unique: false,
@@ -111,7 +131,7 @@ impl Default for Options {
 #[derive(Debug, Clone)]
 pub struct Listing {
     n: u32,
-    options: Options,
+    options: ListOptions,
     depth: usize,
 }
 
@@ -148,7 +168,7 @@ fn take_ready(queue: &mut VecDeque<Part>) -> Vec<Chunk> {
 
 impl Listing {
     /// Checks the options and chooses how to cut the listing into parts.
-    pub fn new(n: u32, options: &Options) -> Result<Listing, Error> {
+    pub fn new(n: u32, options: &ListOptions) -> Result<Listing, Error> {
         crate::check_n(n)?;
         if options.threads == 0 {
             return Err(Error::NoThreads);
@@ -340,10 +360,10 @@ mod tests {
     fn a_limit_stops_the_listing() {
         let listing = Listing::new(
             8,
-            &Options {
+            &ListOptions {
                 limit: Some(5),
                 threads: 2,
-                ..Options::default()
+                ..ListOptions::default()
             },
         )
         .unwrap();
@@ -363,10 +383,10 @@ mod tests {
         // n = 18 with a limit splits after 4 rows: the first parts have far more than
         // PART_BYTES of boards, so they pause while the writer catches up.
         let k = 3000;
-        let options = Options {
+        let options = ListOptions {
             limit: Some(k),
             threads: 3,
-            ..Options::default()
+            ..ListOptions::default()
         };
         let mut out = Vec::new();
         let written = Listing::new(18, &options)

@@ -4,10 +4,10 @@
 
 use std::sync::OnceLock;
 
-use nqueens::cluster::merge::{self, Input};
+use nqueens::cluster::{self as merge, Input};
 use nqueens::cluster::{self, Shard};
-use nqueens::exec::checkpoint::{Identity, Writer};
 use nqueens::exec::Unobserved;
+use nqueens::exec::{Identity, Writer};
 use nqueens::Search;
 use nqueens::{known, Engine, Options, Plan};
 use proptest::prelude::*;
@@ -19,7 +19,7 @@ fn shard_texts() -> &'static [String; 2] {
     TEXTS.get_or_init(|| {
         let options = Options::default().with_threads(1);
         [1, 2].map(|i| {
-            cluster::count(9, &options, Shard::new(i, 2).unwrap(), &Unobserved)
+            cluster::count_shard(9, &options, Shard::new(i, 2).unwrap(), &Unobserved)
                 .unwrap()
                 .json()
         })

@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use nqueens::cluster::merge::{self, Input};
+use nqueens::cluster::{self as merge, Input};
 use nqueens::cluster::{self, Shard};
 use nqueens::exec::Unobserved;
 use nqueens::{known, Options};
@@ -904,7 +904,7 @@ proptest! {
         let inputs: Vec<Input> = Shard::all(k)
             .map(|s| Input {
                 name: s.to_string(),
-                text: cluster::count(n, &options, s, &Unobserved).unwrap().json(),
+                text: cluster::count_shard(n, &options, s, &Unobserved).unwrap().json(),
             })
             .collect();
         let merged = merge::merge(&inputs, 1).unwrap();

@@ -299,10 +299,7 @@ fn library_iterator_and_parallel_visitor() {
 #[test]
 fn library_listing_is_byte_for_byte_the_same_on_any_thread_count() {
     let write = |threads| {
-        let options = solve::Options {
-            threads,
-            ..solve::Options::default()
-        };
+        let options = solve::ListOptions::default().with_threads(threads);
         let mut out = Vec::new();
         let listing = solve::Listing::new(13, &options).unwrap();
         let written = listing.write(solve::Format::Columns, &mut out).unwrap();

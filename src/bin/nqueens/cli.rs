@@ -9,7 +9,9 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use nqueens::cluster::Shard;
 use nqueens::solve::Format;
-use nqueens::{bench, Engine, Options, MAX_N, MAX_SPLIT_DEPTH};
+use nqueens::{Engine, Options, MAX_N, MAX_SPLIT_DEPTH};
+
+use crate::bench;
 
 use crate::command::{Command, Watch};
 
@@ -386,7 +388,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                 .filter(|p| p.as_os_str() != "-")
                 .map(|p| shard_path(p, shard));
             if let (Some(c), Some(o)) = (&checkpoint, &output) {
-                if nqueens::files::same_file(c, o) {
+                if crate::files::same_file(c, o) {
                     return Err(invalid(format!(
                         "--checkpoint and -o both name {}: the result would replace the \
                          checkpoint; give -o another file",
@@ -415,11 +417,9 @@ pub fn parse() -> Result<Command, clap::Error> {
         CliCommand::Merge(args) => Command::Merge {
             files: args.files,
             json: args.json,
-            quorum: args
-                .quorum
-                .map_or(nqueens::cluster::merge::Quorum::Default, |q| {
-                    nqueens::cluster::merge::Quorum::Hosts(q)
-                }),
+            quorum: args.quorum.map_or(nqueens::cluster::Quorum::Default, |q| {
+                nqueens::cluster::Quorum::Hosts(q)
+            }),
         },
         CliCommand::Count(args) => Command::Count {
             watch: Watch {
@@ -478,11 +478,10 @@ pub fn parse() -> Result<Command, clap::Error> {
         },
         CliCommand::Solve(args) => Command::Solve {
             n: args.n,
-            options: nqueens::solve::Options {
-                threads: args.threads.unwrap_or_else(nqueens::default_threads),
-                limit: args.limit,
-                unique: args.unique,
-            },
+            options: nqueens::solve::ListOptions::default()
+                .with_threads(args.threads.unwrap_or_else(nqueens::default_threads))
+                .with_limit(args.limit)
+                .with_unique(args.unique),
             format: args.format.into(),
             trace: args.trace,
         },
@@ -575,7 +574,7 @@ fn parse_shard(s: &str) -> Result<ShardArg, String> {
     }
     s.parse()
         .map(ShardArg::Given)
-        .map_err(|e: nqueens::cluster::shard::Error| e.to_string())
+        .map_err(|e: nqueens::cluster::ShardError| e.to_string())
 }
 
 /// `-o` (or `--checkpoint`) with `{shard}` and `{shards}` replaced by I and K, so that one command line (for srun,

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use nqueens::cluster::{Launcher, Shard};
 use nqueens::solve::Format;
-use nqueens::{bench, Options};
+use nqueens::Options;
+
+use crate::bench;
 
 /// What the user asked for, in the program's own terms.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +39,7 @@ pub enum Command {
     Merge {
         files: Vec<PathBuf>,
         json: bool,
-        quorum: nqueens::cluster::merge::Quorum,
+        quorum: nqueens::cluster::Quorum,
     },
     /// Time counting at several thread counts, every result checked; write the exports.
     Bench {
@@ -62,7 +64,7 @@ pub enum Command {
     /// List the solutions of one board size.
     Solve {
         n: u32,
-        options: nqueens::solve::Options,
+        options: nqueens::solve::ListOptions,
         format: Format,
         trace: bool,
     },

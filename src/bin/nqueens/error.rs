@@ -10,10 +10,10 @@ pub enum Error {
     Count(#[from] nqueens::Error),
     /// The benchmark failed: a wrong count, or an export could not be written.
     #[error(transparent)]
-    Bench(#[from] nqueens::bench::Error),
+    Bench(#[from] crate::bench::Error),
     /// The checkpoint could not be used.
     #[error(transparent)]
-    Checkpoint(#[from] nqueens::exec::checkpoint::Error),
+    Checkpoint(#[from] nqueens::exec::CheckpointError),
     /// A signal stopped the run.
     #[error("{0}")]
     Interrupted(Stopped),
@@ -22,7 +22,7 @@ pub enum Error {
     Io(#[from] std::io::Error),
     /// Partial results that do not add up.
     #[error(transparent)]
-    Merge(#[from] nqueens::cluster::merge::Error),
+    Merge(#[from] nqueens::cluster::MergeError),
     /// A named file could not be read or written.
     #[error("cannot {what} {}: {source}", path.display())]
     File {

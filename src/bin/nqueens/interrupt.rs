@@ -135,7 +135,7 @@ fn catch(mut received: impl FnMut(i32) + Send + 'static) {
 }
 
 /// Outside Unix no signal is caught: Ctrl-C ends the program at once, and a checkpoint keeps
-/// what was saved before it (at most the last [`nqueens::exec::checkpoint::WRITE_EVERY`] is
+/// what was saved before it (at most the last a tenth of a second is
 /// lost and redone).
 #[cfg(not(unix))]
 fn catch(_received: impl FnMut(i32) + Send + 'static) {}

@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use nqueens::exec::run::{self, Finished, Run, Selection};
 use nqueens::exec::Observer;
+use nqueens::exec::{self as run, Finished, Run, Selection};
 use nqueens::{Counts, Options, Piece, Plan, Search};
 
 use crate::command::Watch;
@@ -75,15 +75,15 @@ pub fn execute(
             }
             Ok(finished)
         }
-        Err(run::Error::Count(nqueens::Error::Interrupted(saved))) => {
+        Err(run::RunError::Count(nqueens::Error::Interrupted(saved))) => {
             Err(Error::Interrupted(Stopped {
                 signal: interrupt.signal(),
                 resume: interrupt.resume_command().to_string(),
                 run: saved,
             }))
         }
-        Err(run::Error::Count(e)) => Err(e.into()),
-        Err(run::Error::Checkpoint(e)) => Err(e.into()),
+        Err(run::RunError::Count(e)) => Err(e.into()),
+        Err(run::RunError::Checkpoint(e)) => Err(e.into()),
     }
 }
 

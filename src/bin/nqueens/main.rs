@@ -1,15 +1,18 @@
 //! The `nqueens` command: parse the command line, run the command, map the outcome to an exit
 //! status ([`exit::exit_code`]).
 
+mod bench;
 mod cli;
 mod command;
 mod commands;
 mod error;
 mod exit;
+mod files;
 mod interrupt;
 mod limits;
 mod longrun;
 mod progress;
+mod report;
 
 use std::process::ExitCode;
 

@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nqueens::exec::run::Run;
+use nqueens::exec::Run;
 use nqueens::{Observer, Piece, Plan, Search, Tally};
 
 /// How progress is shown.

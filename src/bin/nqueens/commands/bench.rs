@@ -5,9 +5,9 @@
 use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 
+use crate::bench::{self, table, Event, Export, Settings};
+use crate::report::plural;
 use indicatif::{ProgressBar, ProgressStyle};
-use nqueens::bench::{self, table, Event, Export, Settings};
-use nqueens::report::plural;
 
 use crate::error::Error;
 use crate::exit::Exit;

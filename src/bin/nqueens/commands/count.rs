@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
-use nqueens::report::{self, Report};
+use crate::report::{self, Report};
 use nqueens::Options;
 
 use crate::command::Watch;

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::report::plural;
 use nqueens::cluster::MAX_SHARDS;
 use nqueens::estimate::{estimate_watched, Estimate, MIN_SAMPLES};
-use nqueens::report::plural;
 use nqueens::Options;
 use serde::Serialize;
 
@@ -373,21 +373,37 @@ fn duration(seconds: f64) -> String {
 mod tests {
     use super::*;
 
+    /// An estimate with these figures: one the library made (only it builds a result), its
+    /// fields then set by `set`.
+    fn estimate_with(set: impl FnOnce(&mut Estimate)) -> Estimate {
+        let options = nqueens::Options::default().with_threads(1);
+        let mut e = nqueens::estimate::estimate(6, &options, 0.01, 1).unwrap();
+        set(&mut e);
+        e
+    }
+
+    /// `e` with the fields `set` changes.
+    fn with(e: &Estimate, set: impl FnOnce(&mut Estimate)) -> Estimate {
+        let mut e = e.clone();
+        set(&mut e);
+        e
+    }
+
     #[test]
     fn the_shards_of_an_hour_are_the_fewest_that_fit_with_their_plan() {
-        let e = Estimate {
-            n: 28,
-            engine: nqueens::Engine::Join,
-            population: 1,
-            samples: 10,
-            timed: 10,
-            cpu: 10.0 * HOUR,
-            margin: HOUR,
-            setup: 60.0,
-            elapsed: 1.0,
-            seed: 1,
-            share: None,
-        };
+        let e = estimate_with(|e| {
+            e.n = 28;
+            e.engine = nqueens::Engine::Join;
+            e.population = 1;
+            e.samples = 10;
+            e.timed = 10;
+            e.cpu = 10.0 * HOUR;
+            e.margin = HOUR;
+            e.setup = 60.0;
+            e.elapsed = 1.0;
+            e.seed = 1;
+            e.share = None;
+        });
         // 11 h by the interval's upper end, 59 min of room per shard: 12 shards.
         assert_eq!(shards_for(HOUR, &e), Some(12));
         assert!(e.per_shard(12).0 + e.per_shard(12).1 <= HOUR);
@@ -395,21 +411,19 @@ mod tests {
         assert_eq!(
             shards_for(
                 HOUR,
-                &Estimate {
-                    cpu: 1.0,
-                    margin: 0.0,
-                    ..e.clone()
-                }
+                &with(&e.clone(), |e| {
+                    e.cpu = 1.0;
+                    e.margin = 0.0;
+                })
             ),
             Some(1)
         );
         assert_eq!(
             shards_for(
                 HOUR,
-                &Estimate {
-                    setup: 2.0 * HOUR,
-                    ..e
-                }
+                &with(&e, |e| {
+                    e.setup = 2.0 * HOUR;
+                })
             ),
             None
         );
@@ -417,19 +431,19 @@ mod tests {
 
     #[test]
     fn a_line_keeps_one_unit() {
-        let drawn = Estimate {
-            n: 27,
-            engine: nqueens::Engine::Join,
-            population: 20_058_300,
-            samples: 10,
-            timed: 10,
-            cpu: 1.0,
-            margin: 0.1,
-            setup: 0.0,
-            elapsed: 1.0,
-            seed: 1,
-            share: Some(0.26),
-        };
+        let drawn = estimate_with(|e| {
+            e.n = 27;
+            e.engine = nqueens::Engine::Join;
+            e.population = 20_058_300;
+            e.samples = 10;
+            e.timed = 10;
+            e.cpu = 1.0;
+            e.margin = 0.1;
+            e.setup = 0.0;
+            e.elapsed = 1.0;
+            e.seed = 1;
+            e.share = Some(0.26);
+        });
         let figures = |cpu: f64, margin: f64| Figures {
             cpu_seconds: cpu,
             cpu_margin_seconds: margin,
@@ -450,19 +464,19 @@ mod tests {
     /// More shards of an hour than a run may have: the most it may, and how long each takes.
     #[test]
     fn shards_beyond_the_most_a_run_may_have_are_said() {
-        let e = Estimate {
-            n: 28,
-            engine: nqueens::Engine::Join,
-            population: 40_116_600,
-            samples: 24,
-            timed: 24,
-            cpu: 90.0 * YEAR,
-            margin: 32.0 * YEAR,
-            setup: 0.0,
-            elapsed: 150.0,
-            seed: 11,
-            share: Some(0.25),
-        };
+        let e = estimate_with(|e| {
+            e.n = 28;
+            e.engine = nqueens::Engine::Join;
+            e.population = 40_116_600;
+            e.samples = 24;
+            e.timed = 24;
+            e.cpu = 90.0 * YEAR;
+            e.margin = 32.0 * YEAR;
+            e.setup = 0.0;
+            e.elapsed = 150.0;
+            e.seed = 11;
+            e.share = Some(0.25);
+        });
         let text = report(&Figures::of(&e, 2, None));
         let line = text
             .lines()
@@ -488,28 +502,27 @@ mod tests {
         let elapsed = Duration::from_secs(65);
         let planning = sampling(None, elapsed, 10.0);
         assert_eq!(planning.line, "building the plan, 0:01:05 elapsed");
-        let started = Estimate {
-            n: 20,
-            engine: nqueens::Engine::Join,
-            population: 184_756,
-            samples: 0,
-            timed: 0,
-            cpu: 0.0,
-            margin: f64::INFINITY,
-            setup: 1.0,
-            elapsed: 0.0,
-            seed: 1,
-            share: None,
-        };
+        let started = estimate_with(|e| {
+            e.n = 20;
+            e.engine = nqueens::Engine::Join;
+            e.population = 184_756;
+            e.samples = 0;
+            e.timed = 0;
+            e.cpu = 0.0;
+            e.margin = f64::INFINITY;
+            e.setup = 1.0;
+            e.elapsed = 0.0;
+            e.seed = 1;
+            e.share = None;
+        });
         let drawing = sampling(Some(&started), elapsed, 10.0);
         assert_eq!(drawing.line, "first draw under way, 0:01:05 elapsed");
         assert_eq!((planning.position, drawing.position), (0.0, 0.0));
-        let one = Estimate {
-            samples: 1,
-            cpu: 120.0,
-            elapsed: 2.5,
-            ..started
-        };
+        let one = with(&started, |e| {
+            e.samples = 1;
+            e.cpu = 120.0;
+            e.elapsed = 2.5;
+        });
         let read = sampling(Some(&one), elapsed, 10.0);
         assert!(
             read.line.starts_with("1 draw in 0:00:02 of sampling"),

@@ -5,8 +5,8 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use nqueens::cluster::merge::{self, Input};
-use nqueens::report::{self, Report};
+use crate::report::{self, Report};
+use nqueens::cluster::{self as merge, Input};
 
 use crate::error::Error;
 use crate::exit::Exit;

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use nqueens::cluster::{Launcher, Shard, ShardRun};
-use nqueens::exec::run::Selection;
+use nqueens::exec::Selection;
 use nqueens::Options;
 
 use crate::command::Watch;
@@ -26,7 +26,7 @@ pub fn run(
 ) -> Result<Exit, Error> {
     // Where the result goes is checked before the count, not after it.
     if let Some(path) = output {
-        nqueens::files::check_writable(path).map_err(|source| Error::File {
+        crate::files::check_writable(path).map_err(|source| Error::File {
             what: "write",
             path: path.to_path_buf(),
             source,
@@ -51,7 +51,7 @@ pub fn run(
             out.flush()?;
         }
         Some(path) => {
-            if let Err(source) = nqueens::files::write(path, json.as_bytes()) {
+            if let Err(source) = crate::files::write(path, json.as_bytes()) {
                 // The folder was removed or the disk filled during the count: the result is
                 // not lost, it goes to stderr for the user to save.
                 eprintln!(

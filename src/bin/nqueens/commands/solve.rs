@@ -10,11 +10,16 @@ use crate::exit::Exit;
 /// Lists (or traces) the solutions of the `n`-board on stdout. The count follows the solutions
 /// on stdout for boards and traces, and goes to stderr for JSON and columns so that stdout stays
 /// pure data. A full listing whose count is not the published one fails.
-pub fn run(n: u32, options: &solve::Options, format: Format, trace: bool) -> Result<Exit, Error> {
+pub fn run(
+    n: u32,
+    options: &solve::ListOptions,
+    format: Format,
+    trace: bool,
+) -> Result<Exit, Error> {
     let listing = Listing::new(n, options)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
     let written = if trace {
-        solve::trace::trace(n, options.limit, &mut out)?
+        solve::trace(n, options.limit, &mut out)?
     } else {
         listing.write(format, &mut out)?
     };
@@ -30,7 +35,7 @@ pub fn run(n: u32, options: &solve::Options, format: Format, trace: bool) -> Res
 }
 
 /// The closing line, checked against the published count when the listing is complete.
-fn summary(n: u32, options: &solve::Options, written: u64) -> (String, Exit) {
+fn summary(n: u32, options: &solve::ListOptions, written: u64) -> (String, Exit) {
     let noun = match (options.unique, written) {
         (false, 1) => "solution",
         (false, _) => "solutions",

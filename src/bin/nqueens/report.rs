@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::Counts;
+use nqueens::Counts;
 
 /// One board size's result, as printed and exported.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -22,7 +22,7 @@ pub struct Report {
     /// Wall time of the search.
     pub elapsed_seconds: f64,
     /// The engine that counted.
-    pub engine: crate::Engine,
+    pub engine: nqueens::Engine,
     /// Worker threads.
     pub threads: usize,
     /// Subproblems in the plan.
@@ -40,8 +40,8 @@ impl From<&Counts> for Report {
             n: c.n,
             total: c.total,
             unique: c.unique,
-            expected: crate::known::known(c.n).map(|k| k.total),
-            expected_unique: crate::known::known(c.n).map(|k| k.unique),
+            expected: nqueens::known::known(c.n).map(|k| k.total),
+            expected_unique: nqueens::known::known(c.n).map(|k| k.unique),
             verified: c.verified(),
             elapsed_seconds: c.elapsed.as_secs_f64(),
             engine: c.engine,

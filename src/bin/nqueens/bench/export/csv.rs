@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::{failed, Exporter, Format};
 use crate::bench::{Bench, Error};
-use crate::Engine;
+use nqueens::Engine;
 
 /// One line per thread count.
 pub struct Csv;

@@ -14,7 +14,7 @@ pub mod table;
 
 use std::path::PathBuf;
 
-pub use export::{Export, Exporter, Format};
+pub use export::{Export, Format};
 pub use machine::Machine;
 pub use result::{Bench, Calibration, Probe, Row};
 pub use runner::{run, Event, Settings, LEAST_SECONDS};
@@ -38,7 +38,7 @@ pub enum Error {
         expected: u128,
     },
     /// No published count to check against.
-    #[error("no published count for n = {n}: bench needs n from 1 to {max} so that every result can be checked", max = crate::known::table().len())]
+    #[error("no published count for n = {n}: bench needs n from 1 to {max} so that every result can be checked", max = nqueens::known::table().len())]
     Unknown {
         /// Board size.
         n: u32,
@@ -48,7 +48,7 @@ pub enum Error {
     NoRuns,
     /// Counting failed.
     #[error(transparent)]
-    Count(#[from] crate::Error),
+    Count(#[from] nqueens::Error),
     /// An export could not be produced.
     #[error("cannot write the {format} export: {reason}")]
     Format {

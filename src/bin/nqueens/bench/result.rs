@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::Machine;
-use crate::{Counts, Engine};
+use nqueens::{Counts, Engine};
 
 /// A whole benchmark: where it ran, what it counted, and one row per thread count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -116,19 +116,19 @@ pub(crate) mod tests {
 
     use super::*;
 
-    /// The counts of an n = 12 run on `threads` threads (a made-up node count; nothing measured).
+    /// The counts of an n = 12 run on `threads` threads, with fixed figures for what a run
+    /// measures or chooses (a made-up node count and plan; nothing measured).
     pub(crate) fn counts(threads: usize) -> Counts {
-        Counts {
-            n: 12,
-            total: 14_200,
-            unique: Some(1787),
-            nodes: Some(856_188),
-            engine: Engine::Mirror,
-            threads,
-            subproblems: 378,
-            split_depth: 3,
-            elapsed: Duration::ZERO,
-        }
+        let options = nqueens::Options::default()
+            .with_threads(1)
+            .with_engine(Some(Engine::Mirror));
+        let mut counts = nqueens::count(12, &options).unwrap();
+        counts.nodes = Some(856_188);
+        counts.threads = threads;
+        counts.subproblems = 378;
+        counts.split_depth = 3;
+        counts.elapsed = Duration::ZERO;
+        counts
     }
 
     /// A benchmark built from fixed numbers, for snapshot tests of the exports.

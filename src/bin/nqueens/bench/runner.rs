@@ -4,7 +4,7 @@
 use std::iter::successors;
 
 use super::{Bench, Calibration, Error, Machine, Probe, Row};
-use crate::{known, Counts, Engine, Options};
+use nqueens::{known, Counts, Engine, Options};
 
 /// What to measure.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,14 +166,11 @@ fn count(
     expected: u128,
     count_nodes: bool,
 ) -> Result<Counts, Error> {
-    let options = Options {
-        threads,
-        engine,
-        split_depth: None,
-        count_nodes,
-        memory: None,
-    };
-    let counts = crate::count(n, &options)?;
+    let options = Options::default()
+        .with_threads(threads)
+        .with_engine(engine)
+        .with_nodes(count_nodes);
+    let counts = nqueens::count(n, &options)?;
     if counts.total != expected {
         return Err(Error::WrongCount {
             n,

@@ -50,11 +50,7 @@ impl Machine {
             git_commit: env!("NQUEENS_GIT_COMMIT").to_string(),
             build_profile: env!("NQUEENS_BUILD_PROFILE").to_string(),
             target_features: env!("NQUEENS_TARGET_FEATURES").to_string(),
-            dispatch: format!(
-                "backtrack {}; join {}",
-                crate::isa::backtrack(),
-                crate::isa::join()
-            ),
+            dispatch: nqueens::dispatch(),
             load_average: System::load_average().one,
         }
     }
