@@ -25,7 +25,7 @@ pub enum Error {
         max: u32,
     },
     /// The plan would not fit in memory.
-    #[error("splitting n = {n} after {depth} rows gives more than {max} subproblems; use a smaller --split-depth")]
+    #[error("splitting n = {n} after {depth} rows gives more than {max} subproblems; use a smaller split depth")]
     PlanTooLarge {
         /// Board size.
         n: u32,
@@ -35,7 +35,7 @@ pub enum Error {
         max: usize,
     },
     /// The plan would not fit in the memory this process may take.
-    #[error("not enough memory for the plan of n = {n} split after {depth} rows ({subproblems} subproblems built); use fewer shards or a smaller --split-depth")]
+    #[error("not enough memory for the plan of n = {n} split after {depth} rows ({subproblems} subproblems built); use fewer shards or a smaller split depth")]
     PlanMemory {
         /// Board size.
         n: u32,
@@ -49,7 +49,7 @@ pub enum Error {
     Interrupted(Interrupted),
     /// A split depth was asked of an engine that has none.
     #[error(
-        "--split-depth does not apply to the {engine} engine (it splits the board its own way)"
+        "a split depth does not apply to the {engine} engine (it splits the board its own way)"
     )]
     NoSplitDepth {
         /// The engine asked for.

@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(batch, Error::BatchScript { tasks: 3 });
         assert!(batch
             .to_string()
-            .contains("start the shards with 'srun nqueens"));
+            .contains("start one task per shard with srun"));
         // A job of one task needs no srun.
         assert_eq!(
             from(&[("SLURM_PROCID", "0"), ("SLURM_NTASKS", "1")]),
@@ -265,6 +265,6 @@ mod tests {
         assert!(err(&[("PMI_RANK", "1")]).contains("PMI_RANK is set but PMI_SIZE is not"));
         assert!(err(&[("SLURM_NTASKS", "4")]).contains("SLURM_NTASKS is set but SLURM_PROCID"));
         assert!(err(&[("PMI_RANK", "4"), ("PMI_SIZE", "4")]).contains("rank 4 of 4"));
-        assert!(err(&[]).contains("found no launcher"));
+        assert!(err(&[]).contains("no launcher found"));
     }
 }

@@ -113,7 +113,7 @@ pub enum Error {
         read: String,
     },
     /// Shards not counted on as many different hosts as the quorum asks.
-    #[error("cannot merge: --quorum {quorum} asks for every shard counted on {quorum} different hosts: {}", capped(.short, "; "))]
+    #[error("cannot merge: a quorum of {quorum} asks for every shard counted on {quorum} different hosts: {}", capped(.short, "; "))]
     Quorum {
         /// The quorum.
         quorum: u32,
@@ -121,7 +121,7 @@ pub enum Error {
         short: Vec<String>,
     },
     /// A board with no published count, merged without a quorum.
-    #[error("n = {n} has no published count to check the total against: count every shard twice, on different hosts, and merge with --quorum 2 (or accept one count of each with --quorum 1)")]
+    #[error("n = {n} has no published count to check the total against: count every shard twice, on different hosts, and merge with a quorum of 2 (or accept one count of each with a quorum of 1)")]
     NoQuorum {
         /// Board size.
         n: u32,

@@ -90,13 +90,13 @@ pub enum Error {
     },
     /// `--shard auto` outside any known launcher.
     #[error(
-        "--shard auto found no launcher: none of SLURM_ARRAY_TASK_ID (Slurm job array), \
+        "no launcher found: none of SLURM_ARRAY_TASK_ID (Slurm job array), \
          OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH), SLURM_PROCID (srun) is set; \
-         give --shard I/K instead"
+         give the shard as I/K instead"
     )]
     NoLauncher,
     /// A launcher variable that does not parse.
-    #[error("--shard auto: {name}={value:?} {problem}")]
+    #[error("{name}={value:?} {problem}")]
     Variable {
         /// The variable.
         name: &'static str,
@@ -107,16 +107,16 @@ pub enum Error {
     },
     /// The batch script of a Slurm job of several tasks, not one of its tasks.
     #[error(
-        "--shard auto: this is the batch script of a Slurm job of {tasks} tasks (SLURM_NTASKS={tasks} \
-         but no SLURM_STEP_ID), which runs once, not once per task: start the shards with \
-         'srun nqueens count … --shard auto', or give --shard I/K"
+        "this is the batch script of a Slurm job of {tasks} tasks (SLURM_NTASKS={tasks} \
+         but no SLURM_STEP_ID), which runs once, not once per task: start one task per shard \
+         with srun, or give the shard as I/K"
     )]
     BatchScript {
         /// SLURM_NTASKS.
         tasks: i64,
     },
     /// One of a pair of variables without the other.
-    #[error("--shard auto: {set} is set but {missing} is not")]
+    #[error("{set} is set but {missing} is not")]
     Missing {
         /// The variable found.
         set: &'static str,
@@ -124,7 +124,7 @@ pub enum Error {
         missing: &'static str,
     },
     /// A rank outside its world.
-    #[error("--shard auto: {launcher} says rank {rank} of {size}, which is no shard of 1 to {MAX_SHARDS}")]
+    #[error("{launcher} says rank {rank} of {size}, which is no shard of 1 to {MAX_SHARDS}")]
     Rank {
         /// Who said so (the launcher's name).
         launcher: &'static str,
@@ -135,8 +135,8 @@ pub enum Error {
     },
     /// A job array that is not a range.
     #[error(
-        "--shard auto: Slurm array task {id} is not in a range MIN-MAX:STEP \
-         (min {min}, step {step}, {count} tasks); use --array=1-K or give --shard I/K",
+        "Slurm array task {id} is not in a range MIN-MAX:STEP \
+         (min {min}, step {step}, {count} tasks); use --array=1-K or give the shard as I/K",
         count = count.map_or("unknown".to_string(), |c| c.to_string())
     )]
     Array {

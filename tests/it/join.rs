@@ -111,7 +111,8 @@ fn a_split_depth_is_refused_for_join_and_picks_symmetry_by_default() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "--split-depth does not apply to the join engine",
+            "a split depth does not apply to the join engine (it splits the board its own way) \
+             (--split-depth)",
         ));
     let options = Options::default().with_split_depth(Some(3));
     assert_eq!(

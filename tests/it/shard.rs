@@ -563,7 +563,7 @@ fn bad_shard_command_lines_get_a_clear_error_and_status_2() {
     refuse(
         &["count", "9", "--shard", "auto"],
         &[],
-        "--shard auto found no launcher",
+        "--shard auto: no launcher found",
     );
     refuse(
         &["count", "9", "--shard", "auto"],
@@ -1146,7 +1146,7 @@ fn a_quorum_asks_for_every_shard_from_different_hosts_with_equal_totals() {
         .stdout("");
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        stderr.contains("--quorum 2 asks for every shard counted on 2 different hosts")
+        stderr.contains("a quorum of 2 asks for every shard counted on 2 different hosts")
             && stderr.contains("shard 2/2 on 1 host"),
         "{stderr}"
     );
@@ -1194,7 +1194,8 @@ fn above_the_table_merge_asks_for_a_quorum() {
         .stdout("")
         .stderr(predicates::str::starts_with(
             "error: n = 28 has no published count to check the total against: count every shard \
-             twice, on different hosts, and merge with --quorum 2",
+             twice, on different hosts, and merge with a quorum of 2 (or accept one count of each with \
+             a quorum of 1) (--quorum)",
         ));
 }
 

@@ -381,7 +381,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                 ShardArg::Given(shard) => (shard, None),
                 ShardArg::Auto => Shard::from_env(|name| std::env::var(name).ok())
                     .map(|(shard, launcher)| (shard, Some(launcher)))
-                    .map_err(|e| invalid(e.to_string()))?,
+                    .map_err(|e| invalid(format!("--shard auto: {e}")))?,
             };
             let checkpoint = checkpoint.map(|p| shard_path(p, shard));
             let output = output

@@ -6,7 +6,7 @@ use crate::interrupt::Stopped;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The library refused or failed.
-    #[error(transparent)]
+    #[error("{}", with_flag(.0, flag_of_count(.0)))]
     Count(#[from] nqueens::Error),
     /// The benchmark failed: a wrong count, or an export could not be written.
     #[error(transparent)]
@@ -21,7 +21,7 @@ pub enum Error {
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),
     /// Partial results that do not add up.
-    #[error(transparent)]
+    #[error("{}", with_flag(.0, flag_of_merge(.0)))]
     Merge(#[from] nqueens::cluster::MergeError),
     /// A named file could not be read or written.
     #[error("cannot {what} {}: {source}", path.display())]
@@ -33,4 +33,33 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+}
+
+/// A library error as the program says it: its message, and the option that sets the library's
+/// parameter it names, if any.
+fn with_flag(error: &dyn std::fmt::Display, flag: Option<&str>) -> String {
+    match flag {
+        Some(flag) => format!("{error} ({flag})"),
+        None => error.to_string(),
+    }
+}
+
+/// The option behind a count's error, where the error is about one.
+fn flag_of_count(error: &nqueens::Error) -> Option<&'static str> {
+    use nqueens::Error::*;
+    match error {
+        SplitDepth { .. } | PlanTooLarge { .. } | PlanMemory { .. } | NoSplitDepth { .. } => {
+            Some("--split-depth")
+        }
+        _ => None,
+    }
+}
+
+/// The option behind a merge's error, where the error is about one.
+fn flag_of_merge(error: &nqueens::cluster::MergeError) -> Option<&'static str> {
+    use nqueens::cluster::MergeError::*;
+    match error {
+        Quorum { .. } | NoQuorum { .. } => Some("--quorum"),
+        _ => None,
+    }
 }
