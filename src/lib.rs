@@ -29,6 +29,7 @@
 //! splits a count into shards and merges their files.
 
 #![warn(missing_docs, unreachable_pub)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod burnside;
 pub mod cluster;

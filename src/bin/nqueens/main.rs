@@ -1,6 +1,8 @@
 //! The `nqueens` command: parse the command line, run the command, map the outcome to an exit
 //! status ([`exit::exit_code`]).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 mod bench;
 mod cli;
 mod command;

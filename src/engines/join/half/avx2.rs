@@ -141,8 +141,10 @@ pub(super) fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usi
     let n = south.len;
     let (whole, rest) = (n / LANES * LANES, n % LANES);
     let padded = south.padded();
-    // SAFETY (the loads): the list holds `padded` slots (`South::fill`); the slice checks.
-    let load = |i: usize| unsafe { _mm256_loadu_si256(south.keys[i..i + LANES].as_ptr().cast()) };
+    let load = |i: usize| {
+        // SAFETY: the list holds `padded` slots (`South::fill`); the slice checks.
+        unsafe { _mm256_loadu_si256(south.keys[i..i + LANES].as_ptr().cast()) }
+    };
     let (zero, shown) = (
         _mm256_setzero_si256(),
         _mm256_set1_epi64x(south.shown as i64),

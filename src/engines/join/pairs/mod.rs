@@ -203,8 +203,8 @@ pub(crate) fn count_sample(
             return unsafe { avx512::count_sliced(long, short, bits, c, scratch) };
         }
         if isa::has_avx2() {
-            // SAFETY: as above, with `has_avx2`.
             let pext = isa::fast_pext();
+            // SAFETY: as above, with `has_avx2`.
             return unsafe { avx2::count_sliced(long, short, bits, c, scratch, pext) };
         }
     }

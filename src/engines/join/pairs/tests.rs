@@ -48,8 +48,8 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
     {
         if isa::has_avx2() {
             for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
-                // SAFETY: the CPU has the features the function is compiled for.
                 let c: Course = (Sample::ALL, &mut || ());
+                // SAFETY: the CPU has the features the function is compiled for.
                 let count = unsafe { avx2::count_sliced(long, short, bits, c, s, pext) };
                 counts.push((path, count));
             }
