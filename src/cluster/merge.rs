@@ -47,6 +47,7 @@ use crate::cluster::partial::{FORMAT, FORMAT_VERSIONS_READ};
 use crate::cluster::{PartialResult, Partition, Shard};
 use crate::text::plural;
 use crate::text::{capped, excerpt};
+use crate::Plan;
 use crate::{Counts, Options};
 
 /// The largest input merge reads: 10,000 shard results take about 6 MiB.
@@ -335,6 +336,24 @@ fn check(
     threads: usize,
     quorum: Quorum,
 ) -> Result<Merged, Error> {
+    let results = readable(read, broken)?;
+    let first = &results[0].1;
+    let quorum = quorum_for(quorum, first.n)?;
+    let by_shard = by_shard(&results)?;
+    // Copies, hosts and gaps, from the files alone: no plan is built for a set that cannot add up.
+    let warnings = copies(&by_shard, quorum, first.shards)?;
+    on_enough_hosts(&by_shard, quorum, first.shards)?;
+    complete(&by_shard, &results, first.shards)?;
+    let plan = held_to_plan(&results, threads)?;
+    fold(&by_shard, &plan, warnings)
+}
+
+/// Shard files by name and shard: each shard's copies.
+type ByShard<'a> = BTreeMap<u32, Vec<(&'a str, &'a PartialResult)>>;
+
+/// The results of the files read, when every one parsed, is a shard result of one run, and is
+/// in a format version this program reads.
+fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, PartialResult)>, Error> {
     if read.is_empty() && broken.is_empty() {
         return Err(Error::Empty);
     }
@@ -393,17 +412,24 @@ fn check(
     if !damaged.is_empty() {
         return Err(Error::Malformed(damaged));
     }
-    let first = results[0].1.clone();
-    let quorum = match quorum {
-        Quorum::Hosts(q) => q.max(1),
-        Quorum::Default if crate::known::known(first.n).is_some() => 1,
-        Quorum::Default => return Err(Error::NoQuorum { n: first.n }),
-    };
+    Ok(results)
+}
 
-    // Which shard each result is, before anything is built for its K.
+/// The hosts every shard must be counted on: as asked, or by default 1 where the table checks
+/// the total and none (an error) where it cannot.
+fn quorum_for(quorum: Quorum, n: u32) -> Result<u32, Error> {
+    match quorum {
+        Quorum::Hosts(q) => Ok(q.max(1)),
+        Quorum::Default if crate::known::known(n).is_some() => Ok(1),
+        Quorum::Default => Err(Error::NoQuorum { n }),
+    }
+}
+
+/// The results by the shard each one is, before anything is built for its K.
+fn by_shard(results: &[(String, PartialResult)]) -> Result<ByShard<'_>, Error> {
     let mut foreign = Vec::new();
     let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
-    for (name, r) in &results {
+    for (name, r) in results {
         match r.shard() {
             Ok(shard) => by_shard.entry(shard.index()).or_default().push((name, r)),
             Err(e) => foreign.push(format!("{name}: {e}")),
@@ -413,10 +439,15 @@ fn check(
         return Err(Error::Foreign(foreign));
     }
 
-    // Copies and gaps, from the files alone: no plan is built for a set that cannot add up.
+    Ok(by_shard)
+}
+
+/// The warnings for copies of a shard with one total (counted once); an error for copies with
+/// different totals.
+fn copies(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<Vec<String>, Error> {
     let mut warnings = Vec::new();
     let mut conflicts = Vec::new();
-    for (index, copies) in &by_shard {
+    for (index, copies) in by_shard {
         if copies.len() < 2 {
             continue;
         }
@@ -427,7 +458,7 @@ fn check(
             }
             warnings.push(format!(
                 "shard {index}/{} is given {} times with the same total ({}); counted once",
-                first.shards,
+                shards,
                 copies.len(),
                 list(&names)
             ));
@@ -438,7 +469,7 @@ fn check(
                 .collect();
             conflicts.push(format!(
                 "shard {index}/{} has different totals: {}",
-                first.shards,
+                shards,
                 list(&totals)
             ));
         }
@@ -446,6 +477,11 @@ fn check(
     if !conflicts.is_empty() {
         return Err(Error::Conflict(conflicts));
     }
+    Ok(warnings)
+}
+
+/// An error unless every shard was counted on `quorum` different hosts.
+fn on_enough_hosts(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<(), Error> {
     let short: Vec<String> = by_shard
         .iter()
         .filter_map(|(index, copies)| {
@@ -455,7 +491,7 @@ fn check(
                 let hosts: Vec<String> = hosts.into_iter().collect();
                 format!(
                     "shard {index}/{} on {} ({})",
-                    first.shards,
+                    shards,
                     plural(hosts.len(), "host"),
                     list(&hosts)
                 )
@@ -465,7 +501,16 @@ fn check(
     if !short.is_empty() {
         return Err(Error::Quorum { quorum, short });
     }
-    let missing: Vec<u32> = Shard::all(first.shards)
+    Ok(())
+}
+
+/// An error unless every shard of the K is there.
+fn complete(
+    by_shard: &ByShard,
+    results: &[(String, PartialResult)],
+    shards: u32,
+) -> Result<(), Error> {
+    let missing: Vec<u32> = Shard::all(shards)
         .map(Shard::index)
         .filter(|i| !by_shard.contains_key(i))
         .collect();
@@ -476,12 +521,19 @@ fn check(
             .collect();
         return Err(Error::Missing {
             missing,
-            shards: first.shards,
+            shards,
             read: list(&read),
         });
     }
 
-    // Rebuild the plan and partition and hold every shard to them.
+    Ok(())
+}
+
+/// The plan the results were counted by, rebuilt, with every result held to it and to its
+/// shard's subproblems.
+fn held_to_plan(results: &[(String, PartialResult)], threads: usize) -> Result<Plan, Error> {
+    let first = &results[0].1;
+    let mut foreign = Vec::new();
     let options = Options {
         threads,
         engine: Some(first.engine),
@@ -497,7 +549,7 @@ fn check(
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
     let fingerprint = format!("{:08x}", plan.fingerprint());
-    for (name, r) in &results {
+    for (name, r) in results {
         if plan.engine() != r.engine
             || plan.split_depth() != r.split_depth
             || plan.len() != r.plan_subproblems
@@ -535,6 +587,11 @@ fn check(
         return Err(Error::Foreign(foreign));
     }
 
+    Ok(plan)
+}
+
+/// The merged count: one copy of each shard, their totals and times summed.
+fn fold(by_shard: &ByShard, plan: &Plan, warnings: Vec<String>) -> Result<Merged, Error> {
     let shards: Vec<PartialResult> = by_shard.values().map(|c| c[0].1.clone()).collect();
     let total = shards
         .iter()
@@ -547,7 +604,7 @@ fn check(
     // Each time is finite and not negative (checked when read); their sum may still be absurd.
     let seconds: f64 = shards.iter().map(|r| r.elapsed_seconds).sum();
     let counts = Counts::of(
-        &plan,
+        plan,
         total,
         None,
         shards.iter().map(|r| r.threads).max().unwrap_or(0),
