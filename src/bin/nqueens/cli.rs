@@ -340,8 +340,7 @@ struct SolveArgs {
 /// Parses the command line. `Err` holds the exit status and what to print: help and version
 /// (status 0, stdout) or one line naming the problem (status 2, stderr).
 pub fn parse() -> Result<Command, clap::Error> {
-    let cli = Cli::try_parse()?;
-    Ok(match cli.command {
+    Ok(match Cli::try_parse()?.command {
         CliCommand::Completions { shell } => {
             let mut text = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "nqueens", &mut text);
@@ -354,66 +353,8 @@ pub fn parse() -> Result<Command, clap::Error> {
                 .map_err(|e| Cli::command().error(clap::error::ErrorKind::Io, e))?;
             Command::Print(text)
         }
-        CliCommand::Count(CountArgs {
-            sizes,
-            threads,
-            engine,
-            split_depth,
-            memory,
-            shard: Some(shard),
-            output,
-            checkpoint,
-            progress,
-            quiet,
-            ..
-        }) => {
-            let invalid = |message: String| {
-                Cli::command().error(clap::error::ErrorKind::ValueValidation, message)
-            };
-            if sizes.start() != sizes.end() {
-                return Err(invalid(format!(
-                    "--shard counts one board size, got the range {}..{}",
-                    sizes.start(),
-                    sizes.end()
-                )));
-            }
-            let (shard, launcher) = match shard {
-                ShardArg::Given(shard) => (shard, None),
-                ShardArg::Auto => Shard::from_env(|name| std::env::var(name).ok())
-                    .map(|(shard, launcher)| (shard, Some(launcher)))
-                    .map_err(|e| invalid(format!("--shard auto: {e}")))?,
-            };
-            let checkpoint = checkpoint.map(|p| shard_path(p, shard));
-            let output = output
-                .filter(|p| p.as_os_str() != "-")
-                .map(|p| shard_path(p, shard));
-            if let (Some(c), Some(o)) = (&checkpoint, &output) {
-                if crate::files::same_file(c, o) {
-                    return Err(invalid(format!(
-                        "--checkpoint and -o both name {}: the result would replace the \
-                         checkpoint; give -o another file",
-                        o.display()
-                    )));
-                }
-            }
-            Command::CountShard {
-                n: *sizes.start(),
-                shard,
-                launcher,
-                watch: Watch {
-                    checkpoint,
-                    progress,
-                    quiet,
-                    hold_after: test_seam("NQUEENS_TEST_HOLD_AFTER"),
-                },
-                options: Options::default()
-                    .with_threads(threads.unwrap_or_else(nqueens::default_threads))
-                    .with_split_depth(split_depth)
-                    .with_engine(engine.map(Engine::from))
-                    .with_memory(memory),
-                output,
-            }
-        }
+        CliCommand::Count(args) if args.shard.is_some() => count_shard(args)?,
+        CliCommand::Count(args) => count(args)?,
         CliCommand::Merge(args) => Command::Merge {
             files: args.files,
             json: args.json,
@@ -421,54 +362,10 @@ pub fn parse() -> Result<Command, clap::Error> {
                 nqueens::cluster::Quorum::Hosts(q)
             }),
         },
-        CliCommand::Count(args) => Command::Count {
-            watch: Watch {
-                checkpoint: one_size_only(args.checkpoint, &args.sizes)?,
-                progress: args.progress,
-                quiet: args.quiet,
-                hold_after: test_seam("NQUEENS_TEST_HOLD_AFTER"),
-            },
-            sizes: args.sizes,
-            options: Options::default()
-                .with_threads(args.threads.unwrap_or_else(nqueens::default_threads))
-                .with_split_depth(args.split_depth)
-                .with_engine(args.engine.map(Engine::from))
-                .with_memory(args.memory),
-            json: args.json,
-        },
-        CliCommand::Bench(args) => {
-            let exports = [
-                (bench::Format::Json, args.export_json),
-                (bench::Format::Csv, args.export_csv),
-                (bench::Format::Markdown, args.export_markdown),
-                (bench::Format::Svg, args.plot),
-            ]
-            .into_iter()
-            .filter_map(|(format, path)| {
-                Some(bench::Export {
-                    format,
-                    path: path?,
-                })
-            })
-            .collect();
-            Command::Bench {
-                settings: bench::Settings {
-                    n: args.n,
-                    threads: args.threads,
-                    warmup: args.warmup as usize,
-                    runs: args.runs as usize,
-                    engine: args.engine.map(Engine::from),
-                    expected_total: test_seam("NQUEENS_TEST_EXPECTED_TOTAL"),
-                },
-                exports,
-            }
-        }
+        CliCommand::Bench(args) => bench(args),
         CliCommand::Estimate(args) => Command::Estimate {
             n: args.n,
-            options: Options::default()
-                .with_threads(args.threads.unwrap_or_else(nqueens::default_threads))
-                .with_engine(args.engine.map(Engine::from))
-                .with_memory(args.memory),
+            options: options(args.threads, args.engine, None, args.memory),
             shards: args.shards,
             seconds: args.seconds.as_secs_f64(),
             seed: args.seed.unwrap_or_else(fresh_seed),
@@ -486,6 +383,117 @@ pub fn parse() -> Result<Command, clap::Error> {
             trace: args.trace,
         },
     })
+}
+
+/// The counting options of a command line: every command that counts builds them here.
+fn options(
+    threads: Option<usize>,
+    engine: Option<EngineArg>,
+    split_depth: Option<u32>,
+    memory: Option<u64>,
+) -> Options {
+    Options::default()
+        .with_threads(threads.unwrap_or_else(nqueens::default_threads))
+        .with_split_depth(split_depth)
+        .with_engine(engine.map(Engine::from))
+        .with_memory(memory)
+}
+
+/// What a long count is watched by: its checkpoint, progress bar and the test seam that holds
+/// it after some subproblems.
+fn watch(checkpoint: Option<PathBuf>, progress: Option<Duration>, quiet: bool) -> Watch {
+    Watch {
+        checkpoint,
+        progress,
+        quiet,
+        hold_after: test_seam("NQUEENS_TEST_HOLD_AFTER"),
+    }
+}
+
+/// `count N…` without a shard: one or more board sizes.
+fn count(args: CountArgs) -> Result<Command, clap::Error> {
+    Ok(Command::Count {
+        watch: watch(
+            one_size_only(args.checkpoint, &args.sizes)?,
+            args.progress,
+            args.quiet,
+        ),
+        options: options(args.threads, args.engine, args.split_depth, args.memory),
+        sizes: args.sizes,
+        json: args.json,
+    })
+}
+
+/// `count N --shard I/K` (or `auto`): one board size, the shard named or found from the
+/// launcher, and its files named for it.
+fn count_shard(args: CountArgs) -> Result<Command, clap::Error> {
+    let invalid =
+        |message: String| Cli::command().error(clap::error::ErrorKind::ValueValidation, message);
+    let sizes = &args.sizes;
+    if sizes.start() != sizes.end() {
+        return Err(invalid(format!(
+            "--shard counts one board size, got the range {}..{}",
+            sizes.start(),
+            sizes.end()
+        )));
+    }
+    let (shard, launcher) = match args.shard {
+        Some(ShardArg::Given(shard)) => (shard, None),
+        _ => Shard::from_env(|name| std::env::var(name).ok())
+            .map(|(shard, launcher)| (shard, Some(launcher)))
+            .map_err(|e| invalid(format!("--shard auto: {e}")))?,
+    };
+    let checkpoint = args.checkpoint.map(|p| shard_path(p, shard));
+    let output = args
+        .output
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| shard_path(p, shard));
+    if let (Some(c), Some(o)) = (&checkpoint, &output) {
+        if crate::files::same_file(c, o) {
+            return Err(invalid(format!(
+                "--checkpoint and -o both name {}: the result would replace the checkpoint; \
+                 give -o another file",
+                o.display()
+            )));
+        }
+    }
+    Ok(Command::CountShard {
+        n: *sizes.start(),
+        shard,
+        launcher,
+        watch: watch(checkpoint, args.progress, args.quiet),
+        options: options(args.threads, args.engine, args.split_depth, args.memory),
+        output,
+    })
+}
+
+/// `bench`: its settings and the files it exports to.
+fn bench(args: BenchArgs) -> Command {
+    let exports = [
+        (bench::Format::Json, args.export_json),
+        (bench::Format::Csv, args.export_csv),
+        (bench::Format::Markdown, args.export_markdown),
+        (bench::Format::Svg, args.plot),
+    ]
+    .into_iter()
+    .filter_map(|(format, path)| {
+        Some(bench::Export {
+            format,
+            path: path?,
+        })
+    })
+    .collect();
+    Command::Bench {
+        settings: bench::Settings {
+            n: args.n,
+            threads: args.threads,
+            warmup: args.warmup as usize,
+            runs: args.runs as usize,
+            engine: args.engine.map(Engine::from),
+            expected_total: test_seam("NQUEENS_TEST_EXPECTED_TOTAL"),
+        },
+        exports,
+    }
 }
 
 /// A clap error in short: its first line with clap's tips ("a similar argument exists:
