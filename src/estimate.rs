@@ -70,7 +70,7 @@ pub(crate) const WARM: u32 = 32;
 pub(crate) const SAMPLE_KEYS: usize = 1 << 16;
 
 /// Row sets drawn uniformly to measure the share that holds a unit of its own, where the draws
-/// are of those only (0.07 s on one thread at n = 27, drawing included); a board with at most
+/// are of those only (a fraction of a second at n = 27, drawing included); a board with at most
 /// this many row sets (n ≤ 20) has every one looked at.
 pub(crate) const SHARE_PROBES: u32 = 1 << 18;
 

@@ -55,11 +55,8 @@ const BYTES_PER_KEY: u64 = 52;
 const TURN_BYTES_PER_KEY: u64 = 16;
 
 /// The east lists (or pieces) of odd boards whose units that count alike are counted in one go,
-/// by their length: shorter ones cost more in one go (n = 17: `count 17 -j 1` 0.76 s against
-/// 0.70 s), and n = 21's longer ones, sorted by pivots either way, about the same (a shard of
-/// `count 21` 9.09 s against 8.99 s); n = 19's gain 7 to 8%
-/// (a shard of `count 19`: 2.24 to 2.27 s against 2.44 s). Fastest of three runs each on the
-/// Zen 3 machine.
+/// by their length: shorter ones cost more in one go, and the longest are sorted by pivots
+/// either way, so gain nothing; lists in between gain a few percent.
 const JOINT: std::ops::RangeInclusive<usize> = 4_000..=32_768;
 
 /// The most bytes a thread keeps of the groups it made on demand for one row set
@@ -128,9 +125,7 @@ impl Join {
         if !given {
             // Without a budget, a thread's share beside the table stays within
             // DEFAULT_THREAD_BYTES however much memory is free, so that a node's other jobs
-            // keep theirs (`estimate 28 -j 2`: 3.8 GiB peak against 9.5). Cutting the lists
-            // into smaller pieces costs a little (a shard of n = 26 in a third of its memory:
-            // 1.066 times the time).
+            // keep theirs. Cutting the lists into smaller pieces costs a little time.
             per_thread = per_thread.min(DEFAULT_THREAD_BYTES);
         }
         // Groups made on demand are kept for the row set being counted in a quarter of a
@@ -502,9 +497,9 @@ pub(crate) trait PairCounter:
 
 impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
-/// The smallest even board counted by the quarter turn ([`turn`]). It tests 0.51 to 0.61 times
-/// the pairs, but in shorter lists, where the counter's pivots cut less: on one thread, the same
-/// row sets took 1.27 times as long at n = 22, 1.08 times at n = 24 and 0.61 times at n = 26.
+/// The smallest even board counted by the quarter turn ([`turn`]). It tests about half the
+/// pairs, but in shorter lists, where the counter's pivots cut less: below n = 26 that costs
+/// more than the halving saves (docs/performance.md).
 const TURN_FROM: u32 = 26;
 
 /// Whether the engine of an `n`-board counts by the quarter turn of even boards ([`turn`]).

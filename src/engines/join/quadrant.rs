@@ -83,7 +83,7 @@ pub(crate) type Diagonals = (u64, u64);
 
 /// Placements in the table of an `n`-board, by n (0 to [`super::MAX_TABLE_N`]), as counted by
 /// walking the rectangle (the tests walk it again: up to 20 always, all with `--ignored`). The
-/// walk takes 14 s at n = 24; this table lets a board that does not fit be refused at once.
+/// walk takes seconds at n = 24; this table lets a board that does not fit be refused at once.
 pub(crate) const ENTRIES: [u64; 25] = [
     1,
     1,
@@ -123,8 +123,7 @@ impl Quadrants {
     /// ([`Quadrants::fill_row_set`]): row sets of one size at a time, in parallel, each writing
     /// its own part of the table, which leaves each group on the rectangle's last row in order of
     /// the column of its queen there. (A second walk that scattered every placement to its
-    /// group's next slot made a shard of n = 23, nearly all setup, take 20.4 s on two threads,
-    /// against 8.0 s this way.)
+    /// group's next slot was more than twice as slow: it writes all over the table.)
     pub(crate) fn build(n: u32) -> Result<Quadrants, TryReserveError> {
         let mut q = Quadrants::outline(n)?;
         let total = q.offsets[q.offsets.len() - 1] as usize;
