@@ -1,20 +1,10 @@
 //! `nqueens bench` as a user meets it: a short run, every export file, and a wrong count failing.
 
-use std::path::PathBuf;
-
 use predicates::prelude::*;
 use serde_json::Value;
 
 use crate::cli::refuses;
-use crate::util::nqueens;
-
-/// A fresh directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::util::{nqueens, scratch};
 
 /// `nqueens bench` of n = 8 at 1 and 2 threads, `runs` timed runs, no warm-up.
 fn short_bench(runs: u32) -> assert_cmd::Command {
@@ -26,7 +16,8 @@ fn short_bench(runs: u32) -> assert_cmd::Command {
 
 #[test]
 fn a_short_bench_writes_every_export() {
-    let dir = scratch("bench-exports");
+    let (_guard, dir) = scratch("bench-exports");
+    std::fs::create_dir(&dir).unwrap();
     let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
     short_bench(2)
         .args([
@@ -136,7 +127,8 @@ fn a_short_bench_writes_every_export() {
 
 #[test]
 fn a_wrong_known_value_makes_bench_fail() {
-    let dir = scratch("bench-wrong");
+    let (_guard, dir) = scratch("bench-wrong");
+    std::fs::create_dir(&dir).unwrap();
     let json = dir.join("b.json");
     let out = short_bench(1)
         .env("NQUEENS_TEST_EXPECTED_TOTAL", "93")
@@ -161,7 +153,9 @@ fn a_wrong_known_value_makes_bench_fail() {
 
 #[test]
 fn an_export_that_cannot_be_written_fails_before_the_runs() {
-    let missing = scratch("bench-missing").join("no/such/dir/b.csv");
+    let (_guard, dir) = scratch("bench-missing");
+    std::fs::create_dir(&dir).unwrap();
+    let missing = dir.join("no/such/dir/b.csv");
     // Without --n the calibration would count first: the path is checked before it too, so
     // nothing is measured or printed.
     nqueens()

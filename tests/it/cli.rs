@@ -208,7 +208,7 @@ fn without_j_a_run_uses_the_cpus_it_was_granted() {
         .env("SLURM_STEP_TASKS_PER_NODE", "2");
     assert_eq!(threads_used(&mut step), 1);
     // An affinity mask of one CPU (taskset, or a scheduler's cpuset).
-    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let bin = crate::util::binary();
     let mut pinned = assert_cmd::Command::new("taskset");
     pinned
         .args(["-c", "0"])
@@ -420,7 +420,7 @@ fn estimates_show_their_draws_as_they_come() {
 #[test]
 fn a_stopped_estimate_reports_the_draws_done() {
     use std::io::{BufRead, BufReader, Read};
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+    let mut child = crate::util::process()
         .args(["estimate", "16", "-j", "1"])
         .args(["--seconds", "300", "--progress=0.1"])
         .stdout(std::process::Stdio::piped())

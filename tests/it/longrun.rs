@@ -4,14 +4,14 @@
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use nqueens::known;
 use serde_json::Value;
 
-use crate::util::nqueens;
+use crate::util::{nqueens, scratch};
 
 /// A run of a second or two on two cores, split finely so that records come early. Spawned to be
 /// stopped, it is held after [`HOLD`] subproblems (`NQUEENS_TEST_HOLD_AFTER`) until a signal comes, so
@@ -41,7 +41,7 @@ fn spawn(args: &[String]) -> Child {
 const HOLD: usize = 20;
 
 fn spawn_with(args: &[String], vars: &[(&str, &str)]) -> Child {
-    Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+    crate::util::process()
         .args(args)
         .env("NQUEENS_TEST_HOLD_AFTER", HOLD.to_string())
         .envs(vars.iter().copied())
@@ -115,12 +115,6 @@ fn resume_to_the_table_count(args: &[String], path: &Path, plan_len: usize) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("resuming from"), "{stderr}");
     assert_eq!(records(path), plan_len);
-}
-
-fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(name);
-    (dir, path)
 }
 
 #[test]
@@ -472,7 +466,7 @@ fn a_terminal_gets_a_progress_bar() {
     // held after a few subproblems (`NQUEENS_TEST_HOLD_AFTER`), so it is still running when the
     // bar appears, however fast or loaded the machine; Ctrl-C stops it once the bar is there.
     let (_dir, typescript) = scratch("typescript");
-    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let bin = crate::util::binary();
     let inner = format!(
         "NQUEENS_TEST_HOLD_AFTER={HOLD} '{}' count 16 --engine mirror -j 1 --split-depth 4 > /dev/null & \
          pid=$!; for i in $(seq 1200); do grep -q ' elapsed, ' '{ts}' && break; sleep 0.1; done; \

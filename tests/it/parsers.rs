@@ -7,9 +7,11 @@ use std::sync::OnceLock;
 use nqueens::cluster::{self as merge, Input};
 use nqueens::cluster::{self, Shard};
 use nqueens::exec::Unobserved;
-use nqueens::exec::{Identity, Writer};
+use nqueens::exec::Writer;
 use nqueens::Search;
-use nqueens::{known, Engine, Options, Plan};
+use nqueens::{known, Options};
+
+use crate::util::identity;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -123,11 +125,6 @@ fn merge_with_first(second: String, forged: bool) {
         );
         assert_eq!(m.counts.verified(), Some(right));
     }
-}
-
-fn identity() -> Identity {
-    let plan = Plan::new(Engine::Mirror, 8, 2).unwrap();
-    Identity::new(&plan, false, "all")
 }
 
 /// A real checkpoint of the mirror plan of n = 8, with a few records.

@@ -623,7 +623,7 @@ fn gnu_parallel_runs_the_shards_and_merge_sums_them() {
     let Some(parallel) = gnu_parallel() else {
         return;
     };
-    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let bin = crate::util::binary();
     let dir = TempDir::new().unwrap();
     // One file per shard, as in the README.
     let status = Process::new(parallel)
@@ -723,10 +723,7 @@ fn slurm_example(
     let srun = bin.join("srun");
     fs::write(&srun, FAKE_SRUN).unwrap();
     fs::set_permissions(&srun, fs::Permissions::from_mode(0o755)).unwrap();
-    let nqueens_dir = assert_cmd::cargo::cargo_bin("nqueens")
-        .parent()
-        .unwrap()
-        .to_path_buf();
+    let nqueens_dir = crate::util::binary().parent().unwrap().to_path_buf();
     let path = std::env::join_paths([bin, nqueens_dir].into_iter().chain(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
     )))

@@ -198,9 +198,8 @@ fn limit_writes_the_first_k_solutions() {
 #[test]
 fn a_closed_pipe_ends_quietly_with_status_0() {
     for format in ["board", "columns", "json"] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        let mut child = crate::util::process()
             .args(["solve", "14", "--format", format])
-            .env("RUST_BACKTRACE", "1")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

@@ -2,11 +2,39 @@
 
 use assert_cmd::Command;
 
+/// The path of the built `nqueens` binary: every test that runs it finds it here.
+pub fn binary() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("nqueens")
+}
+
 /// The `nqueens` binary, with backtraces asked for so a panic would show.
 pub fn nqueens() -> Command {
-    let mut cmd = Command::cargo_bin("nqueens").expect("the binary is built");
+    let mut cmd = Command::new(binary());
     cmd.env("RUST_BACKTRACE", "1");
     cmd
+}
+
+/// The `nqueens` binary as a process to spawn and talk to (signals, pipes), with backtraces
+/// asked for.
+pub fn process() -> std::process::Command {
+    let mut cmd = std::process::Command::new(binary());
+    cmd.env("RUST_BACKTRACE", "1");
+    cmd
+}
+
+/// A fresh folder for one test's files, removed when the guard drops, and the path of `name`
+/// in it.
+pub fn scratch(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
+}
+
+/// The checkpoint identity of the mirror plan of n = 8 split after 2 rows, counting every
+/// subproblem: the fixture of the checkpoint tests.
+pub fn identity() -> nqueens::exec::Identity {
+    let plan = nqueens::Plan::new(nqueens::Engine::Mirror, 8, 2).unwrap();
+    nqueens::exec::Identity::new(&plan, false, "all")
 }
 
 /// The rows of a `count` or `merge` table as column name → value, checking the header: the
@@ -61,7 +89,7 @@ pub fn is_solution(cols: &[u8]) -> bool {
 
 /// Runs `args` under `ulimit -v` of `kib` through the shell.
 pub fn under_ulimit(kib: u32, args: &str) -> std::process::Output {
-    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let bin = binary();
     std::process::Command::new("sh")
         .arg("-c")
         .arg(format!(
