@@ -77,7 +77,7 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
 
 /// Counts every solution of the `n`-queens problem.
 ///
-/// The one-shot form of [`exec::run::Run`]: no checkpoint, nothing that stops it early.
+/// The one-shot form of [`exec::Run`]: no checkpoint, nothing that stops it early.
 pub fn count(n: u32, options: &Options) -> Result<Counts, Error> {
     let plan = plan(n, options)?;
     let how = exec::Execution {

@@ -1,11 +1,15 @@
 //! The plan: a deterministic, ordered list of independent weighted subproblems.
 //!
-//! A subproblem is a board with some queens pre-placed; its solutions are the ways to complete
-//! it, and its weight says how many solutions of the whole board each of them stands for. The
-//! total is `Σ weight × completions`. Engines differ only in which queens they pre-place:
+//! A plan holds its pieces as one of two kinds ([`Pieces`]). The backtracking engines' pieces
+//! are subproblems: a board with some queens pre-placed, whose solutions are the ways to complete
+//! it, and a weight that says how many solutions of the whole board each of them stands for.
+//! The total is `Σ weight × completions`. Those engines differ in which queens they pre-place:
 //! - `mirror` fills rows `0..d` and uses the left-right mirror (weight 2, see below);
 //! - `symmetry` fills the border (rows 0 and n-1, columns 0 and n-1) up to the 8 symmetries of
 //!   the square and then rows `1..=d` (see [`crate::engines::symmetry`]).
+//!
+//! The join engine's pieces are blocks of row sets (see [`crate::engines::join`]), each of
+//! weight 1: a block's count already weighs its units.
 //!
 //! Progress, checkpoints and shards all refer to subproblems by their `id`, the index in this
 //! list, so a plan comes out the same on every machine for the same `(n, engine, split depth)`.

@@ -3,6 +3,7 @@
 mod bench;
 mod cli;
 mod counts;
+mod docs;
 mod join;
 mod longrun;
 mod parsers;

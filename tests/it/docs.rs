@@ -1,0 +1,169 @@
+//! The design document names only what exists: every source path and every Rust item it quotes
+//! in backquotes is checked against the tree.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Names from outside this crate that the document quotes.
+const FOREIGN: &[&str] = &[
+    "nqueens",
+    "crate",
+    "std",
+    "clippy",
+    "OnceLock",
+    "MemAvailable",
+    "SAFETY",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn is_ident(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Every name the sources define: items, enum variants, fields, aliases, macros, the modules
+/// their files and folders make, and the environment settings they read (as quoted names).
+fn defined() -> HashSet<String> {
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut names = HashSet::new();
+    for file in &files {
+        for part in [file.file_stem(), file.parent().and_then(Path::file_name)] {
+            names.insert(part.unwrap().to_string_lossy().into_owned());
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for quoted in text.split('"').skip(1).step_by(2) {
+            if is_ident(quoted) {
+                names.insert(quoted.to_string());
+            }
+        }
+        for line in text.lines() {
+            let words: Vec<&str> = line
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '!'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            for pair in words.windows(2) {
+                let keyword = [
+                    "fn",
+                    "struct",
+                    "enum",
+                    "const",
+                    "static",
+                    "type",
+                    "trait",
+                    "mod",
+                    "as",
+                    "macro_rules!",
+                ];
+                if keyword.contains(&pair[0]) && is_ident(pair[1]) {
+                    names.insert(pair[1].to_string());
+                }
+            }
+            // Enum variants and fields: a name first on its line, then `(`, `{`, `,`, `:` or
+            // `=`.
+            let trimmed = line.trim_start().trim_start_matches("pub(crate) ");
+            let trimmed = trimmed.trim_start_matches("pub ");
+            let end = trimmed
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(trimmed.len());
+            let (name, rest) = trimmed.split_at(end);
+            if is_ident(name)
+                && [" {", "(", ",", ":", " ="]
+                    .iter()
+                    .any(|s| rest.starts_with(s))
+            {
+                names.insert(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// The inline code spans of `text`, outside fenced blocks.
+fn code_spans(text: &str) -> Vec<String> {
+    let mut spans = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let parts: Vec<&str> = line.split('`').collect();
+        spans.extend(parts.iter().skip(1).step_by(2).map(|s| s.to_string()));
+    }
+    spans
+}
+
+#[test]
+fn every_path_and_item_named_in_the_design_exists() {
+    let text = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
+    let names = defined();
+    let mut missing = Vec::new();
+    for span in code_spans(&text) {
+        let span = span.split('(').next().unwrap().trim();
+        let is_path = ["src/", "tests/", "benches/", "examples/", "docs/"]
+            .iter()
+            .any(|p| span.starts_with(p));
+        if is_path {
+            if !root().join(span).exists() {
+                missing.push(span.to_string());
+            }
+            continue;
+        }
+        let segments: Vec<&str> = span.split("::").collect();
+        if !segments.iter().all(|s| is_ident(s)) {
+            continue;
+        }
+        // Single words: only the shapes of Rust items (CamelCase, CONSTANTS, snake_case with an
+        // underscore), not flags, commands or values.
+        if segments.len() == 1 {
+            let word = segments[0];
+            let camel = word.starts_with(|c: char| c.is_ascii_uppercase())
+                && word.chars().any(|c| c.is_ascii_lowercase());
+            let constant = word.len() > 3 && word.chars().all(|c| !c.is_ascii_lowercase());
+            let snake = word.contains('_') && word.chars().all(|c| !c.is_ascii_uppercase());
+            if !(camel || constant || snake) {
+                continue;
+            }
+        }
+        // A path into another crate names nothing of ours.
+        if ["std", "clippy"].contains(&segments[0]) {
+            continue;
+        }
+        for segment in segments {
+            if !FOREIGN.contains(&segment) && !names.contains(segment) {
+                missing.push(format!("{segment} (in `{span}`)"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/design.md names what does not exist: {missing:?}"
+    );
+}
+
+#[test]
+fn the_design_document_is_for_a_newcomer() {
+    let text = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
+    assert!(text.lines().count() <= 700, "at most 700 lines");
+}
