@@ -181,7 +181,7 @@ mod tests {
             let all = crate::reference::solutions(n);
             let fixed = |k: usize| {
                 all.iter()
-                    .filter(|x| crate::dihedral::images(x)[k] == **x)
+                    .filter(|x| crate::dihedral::tests::images(x)[k] == **x)
                     .count() as u128
             };
             assert_eq!(quarter_turn_fixed(n as u32), fixed(1), "R({n})");

@@ -63,27 +63,6 @@ impl Symmetry {
             out[r2] = c2 as u8;
         }
     }
-
-    /// The image of `cols`.
-    #[cfg(test)]
-    pub(crate) fn apply(self, cols: &[u8]) -> Vec<u8> {
-        let mut out = vec![0; cols.len()];
-        self.apply_into(cols, &mut out);
-        out
-    }
-}
-
-/// The 8 images of `cols`, in the order of [`Symmetry::ALL`] (the first is `cols` itself).
-/// Symmetric solutions repeat: a solution has 8, 4 or 2 distinct images.
-#[cfg(test)]
-pub(crate) fn images(cols: &[u8]) -> [Vec<u8>; 8] {
-    Symmetry::ALL.map(|s| s.apply(cols))
-}
-
-/// The lexicographically smallest image of `cols`: the same for every member of its class.
-#[cfg(test)]
-pub(crate) fn canonical(cols: &[u8]) -> Vec<u8> {
-    images(cols).into_iter().min().expect("8 images")
 }
 
 /// Whether `cols` is the canonical member of its class, without allocating.
@@ -97,8 +76,28 @@ pub(crate) fn is_canonical(cols: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The 8 images of `cols`, in the order of [`Symmetry::ALL`] (the first is `cols` itself).
+    /// Symmetric solutions repeat: a solution has 8, 4 or 2 distinct images.
+    pub(crate) fn images(cols: &[u8]) -> [Vec<u8>; 8] {
+        Symmetry::ALL.map(|s| s.apply(cols))
+    }
+
+    /// The lexicographically smallest image of `cols`: the same for every member of its class.
+    pub(crate) fn canonical(cols: &[u8]) -> Vec<u8> {
+        images(cols).into_iter().min().expect("8 images")
+    }
+
+    impl Symmetry {
+        /// The image of `cols`.
+        pub(crate) fn apply(self, cols: &[u8]) -> Vec<u8> {
+            let mut out = vec![0; cols.len()];
+            self.apply_into(cols, &mut out);
+            out
+        }
+    }
 
     /// The solution turned a quarter clockwise: the queen on `(r, c)` goes to `(c, n - 1 - r)`.
     fn rotate90(cols: &[u8]) -> Vec<u8> {

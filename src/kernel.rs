@@ -145,13 +145,6 @@ impl Rows for RowMasks {
     }
 }
 
-/// Counts the completions of `start` on a board of width `n` (1 ≤ n ≤ 32).
-#[inline]
-#[cfg(test)]
-pub(crate) fn count(n: u32, start: Partial) -> u64 {
-    search(n, &AllRows(board_mask(n)), start, false).solutions
-}
-
 /// Counts the completions of `start` using only the squares `rows` allows, and the queens
 /// placed when `count_nodes` is set.
 pub(crate) fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: bool) -> Search {
@@ -341,6 +334,12 @@ fn last_two<const NODES: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts the completions of `start` on a board of width `n` (1 ≤ n ≤ 32).
+    #[inline]
+    pub(crate) fn count(n: u32, start: Partial) -> u64 {
+        search(n, &AllRows(board_mask(n)), start, false).solutions
+    }
 
     #[test]
     fn counts_whole_boards() {

@@ -396,22 +396,27 @@ impl Plan {
             Pieces::Join(join) => estimate::draw_row_sets(join, population, share, rng),
         }
     }
+}
 
-    /// The join engine's tables and units, for a join plan.
-    /// The subproblems of a backtracking plan, ordered by id (none for the join engine).
-    #[cfg(test)]
-    pub(crate) fn subproblems(&self) -> &[crate::plan::Subproblem] {
-        match &self.pieces {
-            Pieces::Search { subproblems, .. } => subproblems,
-            Pieces::Join(_) => &[],
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Plan {
+        /// The subproblems of a backtracking plan, ordered by id (none for the join engine).
+        pub(crate) fn subproblems(&self) -> &[crate::plan::Subproblem] {
+            match &self.pieces {
+                Pieces::Search { subproblems, .. } => subproblems,
+                Pieces::Join(_) => &[],
+            }
         }
-    }
 
-    #[cfg(test)]
-    pub(crate) fn join_tables(&self) -> Option<&join::Join> {
-        match &self.pieces {
-            Pieces::Join(join) => Some(join),
-            Pieces::Search { .. } => None,
+        /// The join engine's tables and units, for a join plan.
+        pub(crate) fn join_tables(&self) -> Option<&join::Join> {
+            match &self.pieces {
+                Pieces::Join(join) => Some(join),
+                Pieces::Search { .. } => None,
+            }
         }
     }
 }

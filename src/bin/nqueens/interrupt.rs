@@ -88,21 +88,6 @@ impl Interrupt {
     pub fn resume_command(&self) -> &str {
         &self.resume
     }
-
-    /// An interrupt as if `signal` had been received (with a checkpoint kept), catching nothing.
-    #[cfg(test)]
-    pub fn signalled(signal: Option<Signal>) -> Interrupt {
-        let raw = match signal {
-            Some(Signal::Int) => SIGINT,
-            Some(Signal::Term) => SIGTERM,
-            None => 0,
-        };
-        Interrupt {
-            stop: Arc::new(AtomicBool::new(signal.is_some())),
-            first: Arc::new(AtomicI32::new(raw)),
-            resume: "nqueens count 9 --checkpoint n9.ckpt".into(),
-        }
-    }
 }
 
 /// Catches SIGINT and SIGTERM from now on: the first calls `last_words` with the signal, then
@@ -235,6 +220,22 @@ fn quoted(args: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Interrupt {
+        /// An interrupt as if `signal` had been received (with a checkpoint kept), catching nothing.
+        pub fn signalled(signal: Option<Signal>) -> Interrupt {
+            let raw = match signal {
+                Some(Signal::Int) => SIGINT,
+                Some(Signal::Term) => SIGTERM,
+                None => 0,
+            };
+            Interrupt {
+                stop: Arc::new(AtomicBool::new(signal.is_some())),
+                first: Arc::new(AtomicI32::new(raw)),
+                resume: "nqueens count 9 --checkpoint n9.ckpt".into(),
+            }
+        }
+    }
 
     fn words(line: &str) -> Vec<String> {
         line.split(' ').map(String::from).collect()

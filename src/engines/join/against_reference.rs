@@ -77,7 +77,7 @@ fn on_demand(n: u32) -> Join {
 #[test]
 fn every_unit_counts_the_solutions_whose_east_queens_use_its_rows() {
     // Odd boards: the units' east rows miss the middle row.
-    assert!(units::units(11).iter().all(|u| u.east >> 5 & 1 == 0));
+    assert!(units::tests::units(11).iter().all(|u| u.east >> 5 & 1 == 0));
     for (n, turn) in (2..=12u32)
         .map(|n| (n, false))
         .chain((2..=12).step_by(2).map(|n| (n, true)))
@@ -86,7 +86,7 @@ fn every_unit_counts_the_solutions_whose_east_queens_use_its_rows() {
         for join in [Join::new(n).unwrap(), on_demand(n)] {
             let join = Join { turn, ..join };
             let mut covered = 0;
-            for unit in units::units(n) {
+            for unit in units::tests::units(n) {
                 let expected = tally.get(&(unit.middle, unit.east)).copied().unwrap_or(0);
                 assert_eq!(
                     join.count_unit(&unit),

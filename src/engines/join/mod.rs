@@ -228,19 +228,6 @@ impl Join {
         }
     }
 
-    /// Keys in one piece of a half list: what one worker thread holds at most, give or take one
-    /// column set's halves.
-    #[cfg(test)]
-    pub(crate) fn piece(&self) -> usize {
-        self.piece
-    }
-
-    /// Bytes held by the quadrant table (or its outline).
-    #[cfg(test)]
-    pub(crate) fn table_bytes(&self) -> usize {
-        self.quadrants.bytes()
-    }
-
     /// Solutions of the whole board in block `i`: Σ weight × solutions over its units.
     pub(crate) fn count_block(&self, i: usize) -> u64 {
         let mut total = 0u64;
@@ -271,21 +258,6 @@ impl Join {
             total += u64::from(times) * solutions;
         });
         total
-    }
-
-    /// Solutions in one unit: pairs of an east half on its east rows and a west half on its west
-    /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
-    ///
-    /// On odd boards, the solutions whose middle row's queen is at least as far from the centre
-    /// as the middle column's, those farther twice (the quarter turn, [`units`]): what the unit
-    /// adds to the board's total, over its weight.
-    #[cfg(test)]
-    pub(crate) fn count_unit(&self, unit: &Unit) -> u64 {
-        let mut solutions = 0;
-        self.count_units(unit.east, &[*unit], pairs::count_disjoint, |times, s| {
-            solutions += u64::from(times / unit.weight) * s
-        });
-        solutions
     }
 
     /// Counts the `units` of the east row set `east` (odd n: several middle rows), calling
@@ -663,6 +635,33 @@ mod against_reference;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Join {
+        /// Keys in one piece of a half list: what one worker thread holds at most, give or take one
+        /// column set's halves.
+        pub(crate) fn piece(&self) -> usize {
+            self.piece
+        }
+
+        /// Bytes held by the quadrant table (or its outline).
+        pub(crate) fn table_bytes(&self) -> usize {
+            self.quadrants.bytes()
+        }
+
+        /// Solutions in one unit: pairs of an east half on its east rows and a west half on its west
+        /// rows that share no diagonal (and, for odd n, avoid the middle queen's diagonals).
+        ///
+        /// On odd boards, the solutions whose middle row's queen is at least as far from the centre
+        /// as the middle column's, those farther twice (the quarter turn, [`units`]): what the unit
+        /// adds to the board's total, over its weight.
+        pub(crate) fn count_unit(&self, unit: &Unit) -> u64 {
+            let mut solutions = 0;
+            self.count_units(unit.east, &[*unit], pairs::count_disjoint, |times, s| {
+                solutions += u64::from(times / unit.weight) * s
+            });
+            solutions
+        }
+    }
 
     /// Pieces far below the smallest a budget gives: east and west lists cut in many places,
     /// the west pieces of a group's units running across from one unit to the next; the units

@@ -394,24 +394,6 @@ impl Quadrants {
     pub(crate) fn packing(&self) -> (u64, u32) {
         (self.d1_bits, self.rows)
     }
-
-    /// Placements stored.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.packed.len()
-    }
-
-    /// True when the table holds nothing (never: the empty placement is always there).
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.packed.is_empty()
-    }
-
-    /// Bytes held by the table.
-    #[cfg(test)]
-    pub(crate) fn bytes(&self) -> usize {
-        self.packed.len() * 8 + self.offsets.len() * 4 + self.ending.len() * 2
-    }
 }
 
 /// The groups made on demand for one east row set, kept while it is counted: its units' west
@@ -610,6 +592,23 @@ fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize) + Sync)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Quadrants {
+        /// Placements stored.
+        pub(crate) fn len(&self) -> usize {
+            self.packed.len()
+        }
+
+        /// True when the table holds nothing (never: the empty placement is always there).
+        pub(crate) fn is_empty(&self) -> bool {
+            self.packed.is_empty()
+        }
+
+        /// Bytes held by the table.
+        pub(crate) fn bytes(&self) -> usize {
+            self.packed.len() * 8 + self.offsets.len() * 4 + self.ending.len() * 2
+        }
+    }
 
     #[test]
     fn a_two_by_two_corner_of_a_four_board() {

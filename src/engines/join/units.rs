@@ -165,14 +165,6 @@ pub(crate) fn has_unit(n: u32, east: u32) -> bool {
     any
 }
 
-/// Every unit class of an `n`-board, smallest member first, in increasing (east, middle) order.
-#[cfg(test)]
-pub(crate) fn units(n: u32) -> Vec<Unit> {
-    let mut out = Vec::new();
-    for_each_subset(n, n / 2, |east| units_of(n, east, |u| out.push(u)));
-    out
-}
-
 /// Every row of an `n`-board, as a mask.
 fn all_rows(n: u32) -> u32 {
     (u64::MAX >> (64 - n)) as u32
@@ -207,8 +199,15 @@ pub(crate) fn binomial(n: u32, k: u32) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Every unit class of an `n`-board, smallest member first, in increasing (east, middle) order.
+    pub(crate) fn units(n: u32) -> Vec<Unit> {
+        let mut out = Vec::new();
+        for_each_subset(n, n / 2, |east| units_of(n, east, |u| out.push(u)));
+        out
+    }
 
     #[test]
     fn weights_cover_every_row_set_once() {

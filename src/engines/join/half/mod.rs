@@ -77,15 +77,6 @@ impl Window {
         }
     }
 
-    /// The key of a half with diagonal masks `d1` ("/") and `d2` ("\") read for `side`: on odd
-    /// boards an east key also says whether it uses "/" diagonal h and "\" diagonal 3h
-    /// ([`Window::middle`]; no east half reaches the other diagonals of those numbers).
-    #[inline(always)]
-    #[cfg(test)]
-    pub(crate) fn key(&self, side: Side, d1: u64, d2: u64) -> u64 {
-        self.part_key(side, d1, d2) & self.shown(side)
-    }
-
     /// The key of a part of a half (its north or south part, in the east view) by which the
     /// two parts are joined: its key ([`Window::key`]) and, for a west half of an odd board,
     /// whether it uses "\" diagonal 3h. Two parts share a diagonal exactly when their part keys

@@ -1,6 +1,15 @@
 //! The quadrant join against plain backtracking, on every path this CPU can run.
 
 use super::*;
+
+impl Window {
+    /// The key of a half with diagonal masks `d1` ("/") and `d2` ("\") read for `side`: on odd
+    /// boards an east key also says whether it uses "/" diagonal h and "\" diagonal 3h
+    /// ([`Window::middle`]; no east half reaches the other diagonals of those numbers).
+    pub(crate) fn key(&self, side: Side, d1: u64, d2: u64) -> u64 {
+        self.part_key(side, d1, d2) & self.shown(side)
+    }
+}
 use crate::engines::join::subsets::for_each_subset;
 
 /// Appends to `out` the key of every east half on the rows `rows` (bit r: board row r) that uses
