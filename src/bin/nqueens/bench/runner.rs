@@ -12,7 +12,7 @@ pub struct Settings {
     /// Board size; `None` calibrates one so that the run on the most threads takes at least
     /// [`LEAST_SECONDS`] (scaling perfectly, so 1 to about 5 s on most machines).
     pub n: Option<u32>,
-    /// Thread counts; empty means [`default_threads`]. 1 is always measured: it is the baseline.
+    /// Thread counts; empty means [`default_thread_counts`]. 1 is always measured: it is the baseline.
     pub threads: Vec<usize>,
     /// Untimed runs per thread count, before the timed ones.
     pub warmup: usize,
@@ -183,7 +183,7 @@ fn count(
 }
 
 /// 1, 2, 4, … up to the logical cores (included), plus the physical core count.
-pub fn default_threads(logical: usize, physical: usize) -> Vec<usize> {
+pub fn default_thread_counts(logical: usize, physical: usize) -> Vec<usize> {
     let mut threads: Vec<usize> = successors(Some(1usize), |t| t.checked_mul(2))
         .take_while(|&t| t < logical)
         .collect();
@@ -194,7 +194,7 @@ pub fn default_threads(logical: usize, physical: usize) -> Vec<usize> {
 /// The thread counts to measure: `asked` (or the default when empty) with 1 added, sorted, once.
 pub fn thread_counts(asked: &[usize]) -> Vec<usize> {
     if asked.is_empty() {
-        return default_threads(num_cpus::get(), num_cpus::get_physical());
+        return default_thread_counts(num_cpus::get(), num_cpus::get_physical());
     }
     let mut threads = asked.to_vec();
     threads.push(1);
@@ -253,11 +253,11 @@ mod tests {
 
     #[test]
     fn default_threads_double_up_to_the_cores_and_add_the_physical_count() {
-        assert_eq!(default_threads(1, 1), vec![1]);
-        assert_eq!(default_threads(2, 2), vec![1, 2]);
-        assert_eq!(default_threads(8, 4), vec![1, 2, 4, 8]);
-        assert_eq!(default_threads(12, 6), vec![1, 2, 4, 6, 8, 12]);
-        assert_eq!(default_threads(16, 12), vec![1, 2, 4, 8, 12, 16]);
+        assert_eq!(default_thread_counts(1, 1), vec![1]);
+        assert_eq!(default_thread_counts(2, 2), vec![1, 2]);
+        assert_eq!(default_thread_counts(8, 4), vec![1, 2, 4, 8]);
+        assert_eq!(default_thread_counts(12, 6), vec![1, 2, 4, 6, 8, 12]);
+        assert_eq!(default_thread_counts(16, 12), vec![1, 2, 4, 8, 12, 16]);
     }
 
     #[test]
