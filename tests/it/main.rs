@@ -9,5 +9,6 @@ mod longrun;
 mod parsers;
 mod shard;
 mod solve;
+mod streams;
 mod symmetry;
 mod util;

@@ -37,10 +37,10 @@ pub fn exit_code(result: Result<Exit, Error>) -> Exit {
         Err(err) => err,
     };
     if let Error::Interrupted(stopped) = &err {
-        eprintln!("{stopped}");
+        crate::streams::say(&stopped.to_string());
         return stopped.signal.map_or(Exit::Failure, Exit::of_signal);
     }
-    eprintln!("error: {err}");
+    crate::streams::say(&format!("error: {err}"));
     match err {
         Error::Count(nqueens::Error::PlanTooLarge { .. } | nqueens::Error::NoSplitDepth { .. }) => {
             Exit::Usage

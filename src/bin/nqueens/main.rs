@@ -15,6 +15,7 @@ mod limits;
 mod longrun;
 mod progress;
 mod report;
+mod streams;
 
 use std::process::ExitCode;
 
@@ -28,16 +29,19 @@ fn main() -> ExitCode {
             if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
         {
             // Bare `nqueens`: the help, as an error.
-            let _ = err.print();
+            streams::say(&err.render().to_string());
             return ExitCode::from(Exit::Usage as u8);
         }
         Err(err) if !err.use_stderr() => {
-            // --help and --version
-            let _ = err.print();
+            // --help and --version: the output asked for, so one that cannot be written fails.
+            if let Err(e) = streams::print(err.render().to_string()) {
+                streams::say(&format!("error: cannot write the output: {e}"));
+                return ExitCode::from(Exit::Failure as u8);
+            }
             return ExitCode::SUCCESS;
         }
         Err(err) => {
-            eprintln!("{}", cli::short_form(&err));
+            streams::say(&cli::short_form(&err));
             return ExitCode::from(Exit::Usage as u8);
         }
     };

@@ -49,8 +49,8 @@ static ACTIVE: Mutex<Option<ProgressBar>> = Mutex::new(None);
 /// Prints `message` on stderr, above the progress bar if one is drawn.
 pub fn note(message: &str) {
     match ACTIVE.lock().ok().and_then(|bar| bar.clone()) {
-        Some(bar) => bar.suspend(|| eprintln!("{message}")),
-        None => eprintln!("{message}"),
+        Some(bar) => bar.suspend(|| crate::streams::say(message)),
+        None => crate::streams::say(message),
     }
 }
 

@@ -27,7 +27,7 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
             }
             Event::Started { bench, runs } => {
                 bar.set_length(runs as u64);
-                let mut out = io::stdout().lock();
+                let mut out = crate::streams::stdout().map_err(bench::Error::Output)?;
                 bar.suspend(|| write!(out, "{}", table::header(bench)))
                     .map_err(bench::Error::Output)?;
                 // A file that cannot be written fails now, not after the first thread count.
@@ -59,11 +59,11 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
         bench::Error::Output(e) => Error::Io(e),
         e => Error::Bench(e),
     })?;
-    let mut out = io::stdout().lock();
+    let mut out = crate::streams::stdout()?;
     writeln!(out)?;
     write!(out, "{}", table::table(&bench))?;
     if let Some(warning) = table::startup_warning(&bench) {
-        eprintln!("{warning}");
+        crate::streams::say(&warning);
     }
     Ok(Exit::Success)
 }

@@ -1,7 +1,7 @@
 //! `nqueens count N|A..B`: one table row (or JSON line) per board size, each checked against the
 //! published counts; a long run resumes from its checkpoint and shows its progress.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::ops::RangeInclusive;
 
 use crate::report::{self, Report};
@@ -21,7 +21,7 @@ pub fn run(
     watch: &Watch,
 ) -> Result<Exit, Error> {
     let interrupt = Interrupt::install(watch.checkpoint.is_some(), &interrupt::resume_args(None));
-    let mut out = io::stdout().lock();
+    let mut out = crate::streams::stdout()?;
     // The table header comes with the first row, so a refusal prints nothing on stdout.
     let mut header = !json;
     let mut exit = Exit::Success;

@@ -1,6 +1,5 @@
 //! `nqueens estimate`: the predicted CPU and wall time of a count, and of one shard.
 
-use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -66,8 +65,7 @@ pub fn run(
                      those done",
                     plural(e.samples, "draw")
                 ));
-                print!("{}", output.render(e, threads));
-                let _ = std::io::stdout().flush();
+                let _ = crate::streams::print(output.render(e, threads));
             }
             done => note(&format!(
                 "{name}: stopped after {}: too few for an estimate",
@@ -88,8 +86,7 @@ pub fn run(
         ticker.stop();
     }
     let mut latest = lock(&latest);
-    print!("{}", output.render(&e?, threads));
-    let _ = std::io::stdout().flush();
+    crate::streams::print(output.render(&e?, threads))?;
     latest.reported = true;
     Ok(Exit::Success)
 }

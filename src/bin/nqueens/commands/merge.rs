@@ -6,6 +6,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::report::{self, Report};
+use crate::streams::say;
 use nqueens::cluster::{self as merge, Input};
 
 use crate::error::Error;
@@ -107,7 +108,7 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
     }
     let merged = reader.merge(num_cpus::get(), quorum)?;
     for warning in &merged.warnings {
-        eprintln!("warning: {warning}");
+        say(&format!("warning: {warning}"));
     }
     let times: Vec<f64> = merged.shards.iter().map(|r| r.elapsed_seconds).collect();
     let (min, max) = times.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
@@ -115,7 +116,7 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
     });
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let c = &merged.counts;
-    eprintln!(
+    say(&format!(
         "merged {} shards of n = {} ({} engine, depth {}, {} subproblems): shard times {min:.3} s \
          to {max:.3} s, slowest/mean {:.3}, {:.3} s in all",
         merged.shards.len(),
@@ -125,9 +126,9 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
         c.subproblems,
         if mean > 0.0 { max / mean } else { 1.0 },
         c.elapsed.as_secs_f64(),
-    );
+    ));
     let r = Report::from(c);
-    let mut out = io::stdout().lock();
+    let mut out = crate::streams::stdout()?;
     if json {
         writeln!(out, "{}", r.json())?;
     } else {

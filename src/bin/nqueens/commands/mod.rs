@@ -17,7 +17,7 @@ pub fn run(command: Command) -> Result<Exit, Error> {
     match command {
         Command::Print(text) => {
             use std::io::Write;
-            let mut out = std::io::stdout().lock();
+            let mut out = crate::streams::stdout()?;
             out.write_all(&text).and_then(|()| out.flush())?;
             Ok(Exit::Success)
         }

@@ -1,7 +1,7 @@
 //! `nqueens count N --shard I/K`: counts one shard of a run split K ways and writes its partial
 //! result for `merge`.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 
 use nqueens::cluster::{Launcher, Shard, ShardRun};
@@ -46,7 +46,7 @@ pub fn run(
     let json = result.json();
     match output {
         None => {
-            let mut out = io::stdout().lock();
+            let mut out = crate::streams::stdout()?;
             out.write_all(json.as_bytes())?;
             out.flush()?;
         }
@@ -54,11 +54,11 @@ pub fn run(
             if let Err(source) = crate::files::write(path, json.as_bytes()) {
                 // The folder was removed or the disk filled during the count: the result is
                 // not lost, it goes to stderr for the user to save.
-                eprintln!(
+                crate::streams::say(&format!(
                     "the partial result could not be written to {}; here it is:\n{}",
                     path.display(),
                     json.trim_end()
-                );
+                ));
                 return Err(Error::File {
                     what: "write",
                     path: path.to_path_buf(),
@@ -67,7 +67,7 @@ pub fn run(
             }
         }
     }
-    eprintln!(
+    crate::streams::say(&format!(
         "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s with -j {} on {}{}",
         launcher.map_or(String::new(), |l| format!(" (from {l})")),
         result.subproblems,
@@ -77,6 +77,6 @@ pub fn run(
         result.threads,
         result.host,
         output.map_or(String::new(), |p| format!(" -> {}", p.display())),
-    );
+    ));
     Ok(Exit::Success)
 }

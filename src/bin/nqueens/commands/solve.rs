@@ -1,6 +1,6 @@
 //! `nqueens solve`: streams the solutions to stdout, then says how many there were.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 
 use nqueens::solve::{self, Format, Listing};
 
@@ -17,7 +17,7 @@ pub fn run(
     trace: bool,
 ) -> Result<Exit, Error> {
     let listing = Listing::new(n, options)?;
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut out = BufWriter::with_capacity(1 << 16, crate::streams::stdout()?);
     let written = if trace {
         solve::trace(n, options.limit, &mut out)?
     } else {
@@ -29,7 +29,7 @@ pub fn run(
         out.flush()?;
     } else {
         out.flush()?;
-        eprintln!("{line}");
+        crate::streams::say(&line);
     }
     Ok(exit)
 }

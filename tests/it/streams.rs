@@ -1,0 +1,85 @@
+//! Output that cannot be written: a full disk (/dev/full) or a closed descriptor on stdout or
+//! stderr. Never a panic; a result that cannot be printed fails; a shard whose file was written
+//! succeeds whatever becomes of stderr; a signal still gives its status.
+
+use std::process::Output;
+
+use crate::util::{binary, scratch};
+
+/// Runs `nqueens ARGS` under sh with `redirect` (such as `2>/dev/full`, `>&-`).
+fn run(args: &str, redirect: &str) -> Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec '{}' {args} {redirect}", binary().display()))
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap()
+}
+
+fn status(out: &Output) -> i32 {
+    out.status.code().expect("an exit status, not a signal")
+}
+
+#[test]
+fn an_unwritable_stderr_never_panics() {
+    // A usage error said to a full disk: status 2, as always.
+    assert_eq!(status(&run("count 99", "2>/dev/full")), 2);
+    assert_eq!(status(&run("count 99", "2>&-")), 2);
+    // A count whose stderr is full still prints and succeeds.
+    let out = run("count 8 -q", "2>/dev/full");
+    assert_eq!(status(&out), 0);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(" 92 "));
+}
+
+#[test]
+fn a_result_that_cannot_be_printed_fails() {
+    for (args, redirect) in [
+        ("count 8", ">/dev/full"),
+        ("count 8", ">&-"),
+        ("--help", ">/dev/full"),
+        ("--version", ">/dev/full"),
+        ("--version", ">&-"),
+        ("solve 6", ">/dev/full"),
+        ("man", ">/dev/full"),
+    ] {
+        let out = run(args, redirect);
+        assert_eq!(status(&out), 1, "{args} {redirect}: {out:?}");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+    let out = run("count 8", ">&-");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard output is closed"));
+}
+
+#[test]
+fn a_shard_whose_file_was_written_succeeds_whatever_stderr_does() {
+    let (_dir, file) = scratch("s.json");
+    for redirect in ["2>/dev/full", "2>&-"] {
+        let _ = std::fs::remove_file(&file);
+        let out = run(
+            &format!("count 12 --shard 2/4 -o '{}'", file.display()),
+            redirect,
+        );
+        assert_eq!(status(&out), 0, "{redirect}: {out:?}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("\"shard\": 2"), "{text}");
+    }
+}
+
+#[test]
+fn a_signal_gives_its_status_with_stderr_closed() {
+    let (_dir, checkpoint) = scratch("n16.ckpt");
+    // The run holds after 5 subproblems until a signal comes (a test-only setting), so the
+    // signal finds it under way however fast the machine is.
+    let script = format!(
+        "NQUEENS_TEST_HOLD_AFTER=5 '{}' count 16 --engine mirror -j 1 --split-depth 4 \
+         --checkpoint '{}' 2>&- & pid=$!; sleep 1; kill -INT $pid; wait $pid",
+        binary().display(),
+        checkpoint.display()
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+}
