@@ -35,7 +35,7 @@ pub enum Error {
         max: usize,
     },
     /// The plan would not fit in the memory this process may take.
-    #[error("not enough memory for the plan of n = {n} split after {depth} rows ({subproblems} subproblems built); use fewer shards or a smaller split depth")]
+    #[error("not enough memory for the plan of n = {n} split after {depth} rows: it needs at least {} ({subproblems} subproblems built when memory ran out); fewer shards or a smaller split depth need less", mib(*.needed))]
     PlanMemory {
         /// Board size.
         n: u32,
@@ -43,6 +43,8 @@ pub enum Error {
         depth: u32,
         /// Subproblems built when memory ran out.
         subproblems: usize,
+        /// Bytes the plan needed at that point.
+        needed: u64,
     },
     /// The run stopped before every subproblem finished, so the count is partial.
     #[error("{0}; its count is incomplete")]
@@ -65,9 +67,17 @@ pub enum Error {
         /// Bytes this process may take, when known.
         available: Option<u64>,
     },
-    /// The thread pool could not start.
-    #[error("cannot start the thread pool: {0}")]
-    Pool(String),
+    /// The thread pool could not start (an address-space limit too small for its stacks, or the
+    /// system's limit on threads).
+    #[error("cannot start {threads} worker thread{}: {reason}; they need at least {} of address space for their stacks", if *.threads == 1 { "" } else { "s" }, mib(*.needed))]
+    Pool {
+        /// Threads asked for.
+        threads: usize,
+        /// Bytes of address space their stacks reserve.
+        needed: u64,
+        /// What the system said.
+        reason: String,
+    },
 }
 
 /// Bytes in MiB, rounded up.

@@ -152,10 +152,7 @@ pub fn estimate_watched(
     let start = Instant::now();
     let plan = crate::plan(n, options)?;
     let setup = start.elapsed().as_secs_f64();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.max(1))
-        .build()
-        .map_err(|e| Error::Pool(e.to_string()))?;
+    let pool = crate::exec::pool(options.threads)?;
     let sampling = Instant::now();
     // Most of the join's row sets hold no unit of their own and cost nothing (72% at n = 19 and
     // 21): its draws go to the others only, and the count is their share of the row sets times

@@ -305,6 +305,7 @@ impl Builder {
                 n: self.n,
                 depth: self.depth,
                 subproblems: self.out.len(),
+                needed: ((self.out.len() + more) * std::mem::size_of::<Subproblem>()) as u64,
             })?;
         }
         self.out

@@ -45,10 +45,7 @@ impl Partition {
     /// doc). `threads` only speeds the estimate up; the partition does not depend on it.
     pub fn new(plan: &Plan, shards: u32, threads: usize) -> Result<Partition, crate::Error> {
         let shards = shards.max(1);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build()
-            .map_err(|e| crate::Error::Pool(e.to_string()))?;
+        let pool = crate::exec::pool(threads)?;
         let probes = (PROBES_PER_PLAN / plan.len().max(1))
             .clamp(MIN_PROBES as usize, PROBES as usize) as u32;
         let mut costs: Vec<(u128, usize)> = pool.install(|| {

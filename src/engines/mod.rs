@@ -166,11 +166,7 @@ fn join_plan(n: u32, options: &Options) -> Result<Plan, Error> {
 /// `build` run on a pool of `threads` threads (the join engine builds its tables on the pool it
 /// runs in, and `-j` bounds the threads of the whole run).
 fn on_threads<T: Send>(threads: usize, build: impl FnOnce() -> T + Send) -> Result<T, Error> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| Error::Pool(e.to_string()))?;
-    Ok(pool.install(build))
+    Ok(crate::exec::pool(threads)?.install(build))
 }
 
 /// The plan of `engine` for an `n`-board split after `split_depth` rows (≤ n).

@@ -67,6 +67,26 @@ impl Tally {
     }
 }
 
+/// The stack each worker thread reserves: the engines keep their stacks explicit and small, and
+/// a fixed size lets a refusal say what the threads need.
+const STACK_BYTES: usize = 2 << 20;
+
+/// A rayon pool of `threads` workers (at least one), the one way the library starts threads: an
+/// error that says what they need, not a panic, when the system refuses them.
+pub(crate) fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+    let threads = threads.max(1);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("nqueens-{i}"))
+        .build()
+        .map_err(|e| Error::Pool {
+            threads,
+            needed: (threads * STACK_BYTES) as u64,
+            reason: e.to_string(),
+        })
+}
+
 /// What [`execute`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -98,11 +118,7 @@ pub fn execute(
     how: Execution,
     observer: &dyn Observer,
 ) -> Result<Outcome, Error> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(how.threads)
-        .thread_name(|i| format!("nqueens-{i}"))
-        .build()
-        .map_err(|e| Error::Pool(e.to_string()))?;
+    let pool = pool(how.threads)?;
     let start = Instant::now();
     let (tally, complete) = pool.install(|| {
         (0..plan.len())

@@ -280,11 +280,7 @@ impl Listing {
     }
 
     fn pool(&self) -> Result<rayon::ThreadPool, Error> {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.options.threads)
-            .thread_name(|i| format!("nqueens-solve-{i}"))
-            .build()
-            .map_err(|e| Error::Pool(e.to_string()))
+        crate::exec::pool(self.options.threads)
     }
 }
 

@@ -62,7 +62,11 @@ mod tests {
             engine: nqueens::Engine::Join,
         };
         assert_eq!(exit_code(Err(Error::Count(usage))), Exit::Usage);
-        let failed = nqueens::Error::Pool("no threads".to_string());
+        let failed = nqueens::Error::Pool {
+            threads: 2,
+            needed: 4 << 20,
+            reason: "no threads".to_string(),
+        };
         assert_eq!(exit_code(Err(Error::Count(failed))), Exit::Failure);
         assert_eq!(Exit::of_signal(Signal::Int) as u8, Signal::Int.status());
         assert_eq!(Exit::of_signal(Signal::Term) as u8, Signal::Term.status());

@@ -21,8 +21,13 @@ use std::process::ExitCode;
 
 use exit::Exit;
 
+/// The system's allocator, noting what it refuses (see [`limits::refuse_on_abort`]).
+#[global_allocator]
+static ALLOCATOR: limits::Noting = limits::Noting;
+
 fn main() -> ExitCode {
     limits::one_arena_under_a_limit();
+    limits::refuse_on_abort();
     let command = match cli::parse() {
         Ok(command) => command,
         Err(err)
