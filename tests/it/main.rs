@@ -8,6 +8,7 @@ mod join;
 mod limits;
 mod longrun;
 mod parsers;
+mod readme;
 mod shard;
 mod solve;
 mod streams;
