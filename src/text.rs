@@ -50,6 +50,15 @@ pub(crate) fn thousands(k: usize) -> String {
     out
 }
 
+/// `items` as a person lists them: "2", "2 and 3", "2, 3 and 4".
+pub(crate) fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// `k` and the noun `what`, in the plural unless `k` is 1: "1 thread", "2 threads".
 pub(crate) fn plural(k: usize, what: &str) -> String {
     format!("{k} {what}{}", if k == 1 { "" } else { "s" })

@@ -43,6 +43,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::cluster::host;
 use crate::cluster::partial::{FORMAT, FORMAT_VERSIONS_READ};
 use crate::cluster::{PartialResult, Partition, Shard};
 use crate::text::plural;
@@ -114,7 +115,7 @@ pub enum Error {
         read: String,
     },
     /// Shards not counted on as many different hosts as the quorum asks.
-    #[error("cannot merge: a quorum of {quorum} asks for every shard counted on {quorum} different hosts: {}", capped(.short, "; "))]
+    #[error("cannot merge: a quorum of {quorum} asks for every shard counted on {quorum} different machines: {}", capped(.short, "; "))]
     Quorum {
         /// The quorum.
         quorum: u32,
@@ -395,7 +396,7 @@ fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, Parti
                         "{} {} format version {version}; this nqueens reads versions {}",
                         list(&names),
                         if names.len() == 1 { "has" } else { "have" },
-                        versions.join(" and ")
+                        crate::text::and_list(&versions)
                     )
                 })
                 .collect(),
@@ -480,19 +481,25 @@ fn copies(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<Vec<String>, E
     Ok(warnings)
 }
 
-/// An error unless every shard was counted on `quorum` different hosts.
+/// An error unless every shard was counted on `quorum` different machines: copies whose names,
+/// machine ids or boot ids are equal are one machine ([`host::machines`]).
 fn on_enough_hosts(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<(), Error> {
     let short: Vec<String> = by_shard
         .iter()
         .filter_map(|(index, copies)| {
+            let machines = host::machines(
+                copies
+                    .iter()
+                    .map(|(_, r)| (r.host.as_str(), r.machine.as_deref())),
+            );
             let hosts: std::collections::BTreeSet<String> =
                 copies.iter().map(|(_, r)| excerpt(&r.host)).collect();
-            (hosts.len() < quorum as usize).then(|| {
+            (machines < quorum as usize).then(|| {
                 let hosts: Vec<String> = hosts.into_iter().collect();
                 format!(
-                    "shard {index}/{} on {} ({})",
+                    "shard {index}/{} on {} (named {})",
                     shards,
-                    plural(hosts.len(), "host"),
+                    plural(machines, "machine"),
                     list(&hosts)
                 )
             })

@@ -45,6 +45,7 @@
 //! depends on the threads of the machine that runs a shard. K may exceed the number of
 //! subproblems: the extra shards are empty and valid.
 
+pub(crate) mod host;
 pub(crate) mod launcher;
 pub(crate) mod merge;
 pub(crate) mod partial;

@@ -12,9 +12,10 @@ use crate::{Engine, Options};
 /// The `format` field of a partial result.
 pub const FORMAT: &str = "nqueens-shard";
 /// The version of the partial-result format (and of the partition) this program writes.
-pub const FORMAT_VERSION: u32 = 3;
-/// The versions this program reads: 3, and 2 (the same partition, without `cpu_seconds`).
-pub const FORMAT_VERSIONS_READ: [u32; 2] = [2, 3];
+pub const FORMAT_VERSION: u32 = 4;
+/// The versions this program reads: 4, 3 (the same, without `machine`) and 2 (without
+/// `cpu_seconds` either); all share the partition.
+pub const FORMAT_VERSIONS_READ: [u32; 3] = [2, 3, 4];
 
 /// What one shard found: everything [`crate::cluster::merge`] needs to check it belongs and sum it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,8 +57,12 @@ pub struct PartialResult {
     pub cpu_seconds: Option<f64>,
     /// Worker threads it ran on.
     pub threads: usize,
-    /// The machine it ran on.
+    /// The name of the machine it ran on.
     pub host: String,
+    /// The identity of the machine it ran on: hashes of its machine id and boot id (version 4;
+    /// `None` in older files or where the system has neither).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
     /// `crc32:` and the CRC-32 of every other field ([`PartialResult::expected_checksum`]): a
     /// changed digit anywhere, or a field copied from another result, is refused by merge.
     pub checksum: String,
@@ -90,14 +95,16 @@ impl PartialResult {
             self.threads.to_string(),
             self.host.clone(),
         ];
-        // Version 3 adds the CPU time after the fields of version 2, whose checksums stay.
-        let fields: Vec<String> = match self.cpu_seconds {
-            Some(cpu) => fields
-                .into_iter()
-                .chain([format!("{:016x}", cpu.to_bits())])
-                .collect(),
-            None => fields.to_vec(),
-        };
+        // Version 3 adds the CPU time after the fields of version 2, and version 4 the machine
+        // after it, so that older files' checksums stay.
+        let fields: Vec<String> = fields
+            .into_iter()
+            .chain(
+                self.cpu_seconds
+                    .map(|cpu| format!("{:016x}", cpu.to_bits())),
+            )
+            .chain(self.machine.clone())
+            .collect();
         format!(
             "crc32:{:08x}",
             crc32fast::hash(fields.join("\n").as_bytes())
@@ -178,6 +185,7 @@ impl ShardRun {
             cpu_seconds: Some(times.cpu.as_secs_f64()),
             threads,
             host: gethostname::gethostname().to_string_lossy().into_owned(),
+            machine: crate::cluster::host::machine(),
             checksum: String::new(),
         };
         result.checksum = result.expected_checksum();

@@ -124,7 +124,11 @@ fn a_partial_result_carries_the_documented_fields() {
         .success();
     let p: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(p["format"], "nqueens-shard");
-    assert_eq!(p["format_version"], 3);
+    assert_eq!(p["format_version"], 4);
+    // The machine's identity, where the system has one (Linux: its boot id at least).
+    if std::path::Path::new("/proc/sys/kernel/random/boot_id").exists() {
+        assert!(p["machine"].as_str().unwrap().contains("boot-id:"), "{p}");
+    }
     assert_eq!(p["program_version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(p["n"], 11);
     assert_eq!(p["engine"], nqueens::Engine::fastest(11).name());
@@ -304,11 +308,11 @@ fn merge_refuses_results_of_different_runs() {
     );
 
     v["engine"] = "mirror".into();
-    v["format_version"] = 4.into();
+    v["format_version"] = 5.into();
     write(&d2[1], &v);
     refuses(
         &[d2[0].clone(), d2[1].clone()],
-        &["s2.json has format version 4; this nqueens reads versions 2 and 3"],
+        &["s2.json has format version 5; this nqueens reads versions 2, 3 and 4"],
     );
     // A shard of the same run as version 2 wrote it (no CPU time) merges with version 3 ones.
     let text = fs::read_to_string(&d2[0]).unwrap();
@@ -1117,7 +1121,8 @@ fn a_quorum_asks_for_every_shard_from_different_hosts_with_equal_totals() {
         .map(|f| {
             let copy = f.with_file_name(format!("b-{}", f.file_name().unwrap().to_string_lossy()));
             let text = resealed(&fs::read_to_string(f).unwrap(), |v| {
-                v["host"] = "node-b".into()
+                v["host"] = "node-b".into();
+                v["machine"] = "machine-id:00000000000000b1 boot-id:00000000000000b2".into();
             });
             fs::write(&copy, text).unwrap();
             copy
@@ -1143,19 +1148,46 @@ fn a_quorum_asks_for_every_shard_from_different_hosts_with_equal_totals() {
         .stdout("");
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        stderr.contains("a quorum of 2 asks for every shard counted on 2 different hosts")
-            && stderr.contains("shard 2/2 on 1 host"),
+        stderr.contains("a quorum of 2 asks for every shard counted on 2 different machines")
+            && stderr.contains("shard 2/2 on 1 machine"),
         "{stderr}"
     );
-    // Two copies from one host are one host.
+    // Two copies from one host are one machine: a copy, a copy renamed (`unshare -u` and
+    // `hostname`, or a container: the same boot id), and names that differ only in case,
+    // spaces or a NUL.
     let twin = dir.path().join("twin.json");
     fs::copy(&files[1], &twin).unwrap();
-    nqueens()
-        .args(["merge", "--quorum", "2"])
-        .args([&files[0], &files[1], &elsewhere[0], &twin])
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains("shard 2/2 on 1 host"));
+    let host = read(&files[1])["host"].as_str().unwrap().to_string();
+    for (i, rename) in [
+        "node-z".to_string(),
+        host.to_uppercase(),
+        format!("{host} "),
+        format!("{host}\0"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let renamed = dir.path().join(format!("renamed-{i}.json"));
+        let machine = read(&files[1])["machine"].clone();
+        let text = resealed(&fs::read_to_string(&files[1]).unwrap(), |v| {
+            v["host"] = rename.clone().into();
+            if i > 0 {
+                // Names alone, as an older file without an identity would give them.
+                v.as_object_mut().unwrap().remove("machine");
+            } else {
+                v["machine"] = machine.clone();
+            }
+        });
+        fs::write(&renamed, text).unwrap();
+        for twin in [&twin, &renamed] {
+            nqueens()
+                .args(["merge", "--quorum", "2"])
+                .args([&files[0], &files[1], &elsewhere[0], twin])
+                .assert()
+                .code(1)
+                .stderr(predicates::str::contains("shard 2/2 on 1 machine"));
+        }
+    }
     // Two hosts that disagree: both files named, exit 1.
     let wrong = resealed(&fs::read_to_string(&elsewhere[1]).unwrap(), |v| {
         v["total"] = "1".into()
