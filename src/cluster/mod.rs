@@ -51,6 +51,7 @@ pub(crate) mod merge;
 pub(crate) mod partial;
 pub(crate) mod partition;
 pub(crate) mod shard;
+pub(crate) mod status;
 
 pub use launcher::Launcher;
 pub use merge::{
@@ -63,3 +64,4 @@ pub use partial::{
 };
 pub use partition::{plan as shard_plan, Partition};
 pub use shard::{Error as ShardError, Shard, MAX_SHARDS};
+pub use status::{status, Error as StatusError, Status};

@@ -44,31 +44,28 @@ impl Partition {
     /// Deals the subproblems of `plan` out to `shards` shards by estimated cost (see the module
     /// doc). `threads` only speeds the estimate up; the partition does not depend on it.
     pub fn new(plan: &Plan, shards: u32, threads: usize) -> Result<Partition, crate::Error> {
+        Ok(Partition::dealt(&prices(plan, threads)?, shards))
+    }
+
+    /// Deals pieces of these `prices` (by id) out to `shards` shards.
+    pub(crate) fn dealt(prices: &[u128], shards: u32) -> Partition {
         let shards = shards.max(1);
-        let pool = crate::exec::pool(threads)?;
-        let probes = (PROBES_PER_PLAN / plan.len().max(1))
-            .clamp(MIN_PROBES as usize, PROBES as usize) as u32;
-        let mut costs: Vec<(u128, usize)> = pool.install(|| {
-            plan.prepare_costs();
-            (0..plan.len())
-                .into_par_iter()
-                .map(|id| (plan.cost(id, probes), id))
-                .collect()
-        });
+        let mut costs: Vec<(u128, usize)> =
+            prices.iter().enumerate().map(|(id, &p)| (p, id)).collect();
         costs.sort_unstable_by_key(|&(cost, id)| (Reverse(cost), id));
         // Shards beyond the number of subproblems would stay empty: no need to queue them.
-        let busy = u32::try_from(plan.len())
+        let busy = u32::try_from(prices.len())
             .unwrap_or(u32::MAX)
             .clamp(1, shards);
         let mut load: BinaryHeap<Reverse<(u128, u32)>> =
             (0..busy).map(|s| Reverse((0, s))).collect();
-        let mut owner = vec![0; plan.len()];
+        let mut owner = vec![0; prices.len()];
         for (cost, id) in costs {
             let Reverse((l, s)) = load.pop().expect("at least one shard");
             owner[id] = s;
             load.push(Reverse((l.saturating_add(cost), s)));
         }
-        Ok(Partition { shards, owner })
+        Partition { shards, owner }
     }
 
     /// K.
@@ -103,6 +100,21 @@ impl Partition {
         }
         ids.iter().map(|ids| (ids.len(), digest(ids))).collect()
     }
+}
+
+/// The estimated price of every piece of `plan`, by id, as the partition deals them: the same
+/// on every machine (see the module doc).
+pub(crate) fn prices(plan: &Plan, threads: usize) -> Result<Vec<u128>, crate::Error> {
+    let pool = crate::exec::pool(threads)?;
+    let probes =
+        (PROBES_PER_PLAN / plan.len().max(1)).clamp(MIN_PROBES as usize, PROBES as usize) as u32;
+    Ok(pool.install(|| {
+        plan.prepare_costs();
+        (0..plan.len())
+            .into_par_iter()
+            .map(|id| plan.cost(id, probes))
+            .collect()
+    }))
 }
 
 fn digest(ids: &[usize]) -> String {

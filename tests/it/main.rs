@@ -11,6 +11,7 @@ mod parsers;
 mod readme;
 mod shard;
 mod solve;
+mod status;
 mod streams;
 mod symmetry;
 mod util;

@@ -48,6 +48,11 @@ const EXAMPLES: &str = concat!(
 );
 const COUNT_EXAMPLES: &str = concat!("Examples:\n", count_examples!());
 const MERGE_EXAMPLES: &str = concat!("Examples:\n", merge_examples!());
+const STATUS_EXAMPLES: &str = "Examples:
+  nqueens status nqueens-n21-k32           a campaign's folder, as count.sbatch lays it out
+  nqueens status --json nqueens-n21-k32    the same as one JSON object
+  nqueens status --stalled 7200 DIR        stalled: no checkpoint change for two hours
+";
 const SOLVE_EXAMPLES: &str = concat!("Examples:\n", solve_examples!());
 const ESTIMATE_EXAMPLES: &str = concat!("Examples:\n", estimate_examples!());
 
@@ -72,6 +77,10 @@ enum CliCommand {
     /// Check the partial results of `count N --shard I/K` and sum them into the count
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
+    /// How far a campaign of shards is: done, under way, not started, stalled, the share of the
+    /// work done, the CPU spent and left, and what to submit again
+    #[command(after_help = STATUS_EXAMPLES)]
+    Status(StatusArgs),
     /// Benchmark counting at 1, 2, 4, … threads, every result checked against the known counts
     #[command(after_help = BENCH_EXAMPLES)]
     Bench(BenchArgs),
@@ -261,6 +270,25 @@ struct MergeArgs {
     quorum: Option<u32>,
 }
 
+#[derive(Debug, Args)]
+struct StatusArgs {
+    /// The campaign's folders: its shard results (.json) and checkpoints (.ckpt)
+    #[arg(value_name = "DIRS", required = true)]
+    dirs: Vec<PathBuf>,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+
+    /// A shard under way whose checkpoint has not changed for this many seconds is stalled
+    #[arg(long, value_name = "SECONDS", default_value = "3600", value_parser = parse_seconds)]
+    stalled: Duration,
+
+    /// Worker threads that price the plan [default: every logical core]
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
 /// `--engine`: the library's [`Engine`], as clap lists and parses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum EngineArg {
@@ -363,6 +391,12 @@ pub fn parse() -> Result<Command, clap::Error> {
             }),
         },
         CliCommand::Bench(args) => bench(args),
+        CliCommand::Status(args) => Command::Status {
+            dirs: args.dirs,
+            json: args.json,
+            stalled: args.stalled,
+            threads: args.threads.unwrap_or_else(nqueens::default_threads),
+        },
         CliCommand::Estimate(args) => Command::Estimate {
             n: args.n,
             options: options(args.threads, args.engine, None, args.memory),

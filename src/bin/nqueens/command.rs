@@ -41,6 +41,13 @@ pub enum Command {
         json: bool,
         quorum: nqueens::cluster::Quorum,
     },
+    /// How far the campaign whose files are in `dirs` is.
+    Status {
+        dirs: Vec<PathBuf>,
+        json: bool,
+        stalled: Duration,
+        threads: usize,
+    },
     /// Time counting at several thread counts, every result checked; write the exports.
     Bench {
         settings: bench::Settings,

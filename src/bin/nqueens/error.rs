@@ -23,6 +23,9 @@ pub enum Error {
     /// Partial results that do not add up.
     #[error("{}", with_flag(.0, flag_of_merge(.0)))]
     Merge(#[from] nqueens::cluster::MergeError),
+    /// A campaign's folders that could not be read.
+    #[error(transparent)]
+    Status(#[from] nqueens::cluster::StatusError),
     /// A named file could not be read or written.
     #[error("cannot {what} {}: {source}", path.display())]
     File {

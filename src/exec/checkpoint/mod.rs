@@ -260,6 +260,18 @@ impl Problem {
     }
 }
 
+/// Reads the checkpoint at `path` for `identity` without its lock, for a view of a run that may
+/// still be writing it: what it holds so far, checked as a resume checks it (a torn last line
+/// is a record being written, left out).
+pub(crate) fn read_unlocked(path: &Path, identity: &Identity) -> Result<Saved, Error> {
+    let bytes = fs::read(path).map_err(|source| Error::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&bytes, identity).map_err(|e| e.at(path))
+}
+
 fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
     if !bytes.starts_with(MAGIC.as_bytes()) {
         return Err(Problem::NotACheckpoint);

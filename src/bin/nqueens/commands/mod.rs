@@ -6,6 +6,7 @@ mod estimate;
 mod merge;
 mod shard;
 mod solve;
+mod status;
 
 use crate::command::Command;
 use crate::error::Error;
@@ -41,6 +42,12 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             quorum,
         } => merge::run(&files, json, quorum),
         Command::Bench { settings, exports } => bench::run(&settings, &exports),
+        Command::Status {
+            dirs,
+            json,
+            stalled,
+            threads,
+        } => status::run(&dirs, json, stalled, threads),
         Command::Estimate {
             n,
             options,

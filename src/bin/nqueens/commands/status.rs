@@ -1,0 +1,122 @@
+//! `nqueens status DIR…`: a campaign at a glance, as text or one JSON object.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use nqueens::cluster::{status, Status};
+
+use crate::error::Error;
+use crate::exit::Exit;
+
+/// Reads the campaign in `dirs` and prints its status.
+pub fn run(dirs: &[PathBuf], json: bool, stalled: Duration, threads: usize) -> Result<Exit, Error> {
+    let s = status(dirs, threads, stalled)?;
+    let text = if json {
+        to_json(&s, dirs) + "\n"
+    } else {
+        report(&s, dirs)
+    };
+    crate::streams::print(text)?;
+    Ok(Exit::Success)
+}
+
+/// Seconds as a person reads them: "45 s", "12 min", "3.2 h", "4.1 days", "2.3 years".
+fn readable(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86_400.0;
+    match seconds {
+        s if s < 10.0 => format!("{s:.2} s"),
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7_200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 2.0 * 86_400.0 => format!("{:.1} h", s / 3_600.0),
+        s if s < YEAR => format!("{:.1} days", s / 86_400.0),
+        s => format!("{:.2} years", s / YEAR),
+    }
+}
+
+/// The command that submits the shards to count again, from where the user stands.
+fn resubmit(s: &Status, dirs: &[PathBuf]) -> Option<String> {
+    let array = s.array();
+    (!array.is_empty()).then(|| {
+        format!(
+            "ARRAY={array} N={} SHARDS={} DIR={} bash examples/slurm/count.sbatch",
+            s.n,
+            s.shards,
+            dirs[0].display()
+        )
+    })
+}
+
+/// The status as lines of at most 80 columns.
+fn report(s: &Status, dirs: &[PathBuf]) -> String {
+    let listed = |v: &[u32]| -> String {
+        let mut sorted = v.to_vec();
+        sorted.sort_unstable();
+        let text: Vec<String> = sorted.iter().take(12).map(u32::to_string).collect();
+        let more = sorted.len().saturating_sub(12);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        if text.is_empty() {
+            "none".to_string()
+        } else {
+            text.join(", ") + &tail
+        }
+    };
+    let under: Vec<u32> = s.under_way.iter().map(|&(i, _)| i).collect();
+    let mut lines = vec![
+        format!(
+            "n = {}, {} engine, {} shards: {:.2}% of the work done (by its prices)",
+            s.n,
+            s.engine,
+            s.shards,
+            100.0 * s.share
+        ),
+        format!("done        {:>7}  {}", s.done.len(), listed(&s.done)),
+        format!("under way   {:>7}  {}", under.len(), listed(&under)),
+        format!(
+            "not started {:>7}  {}",
+            s.not_started.len(),
+            listed(&s.not_started)
+        ),
+        format!("stalled     {:>7}  {}", s.stalled.len(), listed(&s.stalled)),
+        format!("CPU spent   {}", readable(s.cpu_seconds)),
+    ];
+    match (s.cpu_left_seconds(), s.wall_left_seconds()) {
+        (Some(cpu), Some(wall)) => lines.push(format!(
+            "left        {} of CPU, {} of wall time at the rate so far",
+            readable(cpu),
+            readable(wall)
+        )),
+        _ => lines.push("left        unknown: no work done yet".to_string()),
+    }
+    if let Some(again) = resubmit(s, dirs) {
+        lines.push(format!("submit again (not started or stalled):\n  {again}"));
+    }
+    for problem in s.problems.iter().take(5) {
+        lines.push(format!("warning: {problem}"));
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The status as one JSON object.
+fn to_json(s: &Status, dirs: &[PathBuf]) -> String {
+    serde_json::json!({
+        "n": s.n,
+        "engine": s.engine.name(),
+        "shards": s.shards,
+        "share_done": s.share,
+        "done": s.done,
+        "under_way": s.under_way.iter().map(|&(i, share)| serde_json::json!({"shard": i, "share_done": share})).collect::<Vec<_>>(),
+        "not_started": s.not_started,
+        "stalled": s.stalled,
+        "cpu_seconds": s.cpu_seconds,
+        "cpu_left_seconds": s.cpu_left_seconds(),
+        "wall_left_seconds": s.wall_left_seconds(),
+        "array": s.array(),
+        "resubmit": resubmit(s, dirs),
+        "problems": s.problems,
+    })
+    .to_string()
+}

@@ -1,0 +1,291 @@
+//! A campaign at a glance, from its folders: which shards are done, under way or not started,
+//! the share of the work done by the plan's prices (counting what each checkpoint holds), the
+//! CPU spent, what is left, and the shards that seem stalled.
+//!
+//! It reads the folders as `examples/slurm/count.sbatch` lays them out (`shard-I.json` when shard
+//! I is done, `shard-I.ckpt` while it runs), or any `.json` shard results and `.ckpt`
+//! checkpoints of one run. It never takes a checkpoint's lock, so it can look while the shards
+//! run, and it never writes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use crate::cluster::partition::{prices, Partition};
+use crate::cluster::{PartialResult, Shard};
+use crate::exec::checkpoint::{read_unlocked, Identity};
+use crate::{Engine, Options};
+
+/// Why a campaign's folders could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A folder could not be listed.
+    #[error("cannot read the folder {path}: {source}")]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No shard result or checkpoint in the folders.
+    #[error("no shard results (.json) or checkpoints (.ckpt) of nqueens in {0}")]
+    Empty(String),
+    /// The plan of the run could not be rebuilt.
+    #[error("cannot rebuild the plan of the run: {0}")]
+    Plan(#[from] crate::Error),
+}
+
+/// What the folders say of the campaign.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Status {
+    /// Board size.
+    pub n: u32,
+    /// The plan's engine.
+    pub engine: Engine,
+    /// K.
+    pub shards: u32,
+    /// Shards with a result.
+    pub done: Vec<u32>,
+    /// Shards with a checkpoint and no result: the share of their own work each holds.
+    pub under_way: Vec<(u32, f64)>,
+    /// Shards with neither.
+    pub not_started: Vec<u32>,
+    /// Shards under way whose checkpoint has not changed for the stall time.
+    pub stalled: Vec<u32>,
+    /// Share of the whole work done, by the plan's prices.
+    pub share: f64,
+    /// CPU seconds spent: the results' and the checkpoints' time lines.
+    pub cpu_seconds: f64,
+    /// Seconds since the oldest file of the campaign changed.
+    pub elapsed_seconds: f64,
+    /// Files that are not of this run, or could not be read, with why.
+    pub problems: Vec<String>,
+}
+
+impl Status {
+    /// CPU seconds left at the rate so far: the CPU spent per share done, times the share left.
+    pub fn cpu_left_seconds(&self) -> Option<f64> {
+        (self.share > 0.0).then(|| self.cpu_seconds * (1.0 - self.share) / self.share)
+    }
+
+    /// Wall seconds left at the campaign's rate so far (share done per second since its oldest
+    /// file).
+    pub fn wall_left_seconds(&self) -> Option<f64> {
+        (self.share > 0.0 && self.elapsed_seconds > 0.0)
+            .then(|| self.elapsed_seconds * (1.0 - self.share) / self.share)
+    }
+
+    /// The shards to count again: not started, or stalled; as Slurm's `--array` list
+    /// (`3,5-7`), empty when there are none.
+    pub fn array(&self) -> String {
+        let mut again: Vec<u32> = self.not_started.clone();
+        again.extend(&self.stalled);
+        again.sort_unstable();
+        ranges(&again)
+    }
+}
+
+/// `3,5-7` for [3, 5, 6, 7].
+fn ranges(indices: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < indices.len() {
+        let mut j = i;
+        while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            indices[i].to_string()
+        } else {
+            format!("{}-{}", indices[i], indices[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+/// One file of the campaign.
+struct Found {
+    path: PathBuf,
+    modified: SystemTime,
+}
+
+/// The run a checkpoint's header names: n, engine, split depth, K and shard.
+fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard)> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).ok()?;
+    let mut header = String::new();
+    std::io::BufReader::new(file)
+        .take(4096)
+        .read_line(&mut header)
+        .ok()?;
+    let field = |key: &str| {
+        header
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
+            .map(str::to_string)
+    };
+    let selection = field("selection")?;
+    let (i, k) = selection.strip_prefix("shard-")?.split_once("-of-")?;
+    Some((
+        field("n")?.parse().ok()?,
+        Engine::ALL
+            .into_iter()
+            .find(|e| Some(e.name()) == field("engine").as_deref())?,
+        field("split-depth")?.parse().ok()?,
+        Shard::new(i.parse().ok()?, k.parse().ok()?).ok()?,
+    ))
+}
+
+use std::io::Read;
+
+/// The status of the campaign whose files are in `folders`, its plan priced on `threads`
+/// threads; a shard under way whose checkpoint has not changed for `stall` is stalled.
+pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<Status, Error> {
+    let now = SystemTime::now();
+    let (mut results, mut checkpoints) = (Vec::new(), Vec::new());
+    for folder in folders {
+        let entries = std::fs::read_dir(folder).map_err(|source| Error::Folder {
+            path: folder.clone(),
+            source,
+        })?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(meta) = entry.metadata() else { continue };
+            if !meta.is_file() {
+                continue;
+            }
+            let found = Found {
+                path,
+                modified: meta.modified().unwrap_or(now),
+            };
+            match found.path.extension().and_then(|e| e.to_str()) {
+                Some("json") => results.push(found),
+                Some("ckpt") => checkpoints.push(found),
+                _ => {}
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    // The shard results, each checked as merge checks it (its checksum).
+    let mut read: Vec<(PartialResult, &Found)> = Vec::new();
+    for found in &results {
+        match std::fs::read_to_string(&found.path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<PartialResult>(&t).ok())
+        {
+            Some(r) if r.checksum == r.expected_checksum() => read.push((r, found)),
+            _ => problems.push(format!(
+                "{}: not a shard result with an intact checksum",
+                found.path.display()
+            )),
+        }
+    }
+    let heads: Vec<_> = checkpoints
+        .iter()
+        .map(|c| (checkpoint_run(&c.path), c))
+        .collect();
+    // The run: the first result's, or the first checkpoint's.
+    let (n, engine, depth, shards) = match (read.first(), heads.iter().find_map(|h| h.0)) {
+        (Some((r, _)), _) => (r.n, r.engine, r.split_depth, r.shards),
+        (None, Some((n, engine, depth, shard))) => (n, engine, depth, shard.count()),
+        (None, None) => {
+            let names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
+            return Err(Error::Empty(names.join(", ")));
+        }
+    };
+    let options = Options::default()
+        .with_threads(threads)
+        .with_engine(Some(engine))
+        .with_split_depth(Some(depth));
+    let plan = crate::engines::outline(n, &options)?;
+    let prices = prices(&plan, threads)?;
+    let partition = Partition::dealt(&prices, shards);
+    let fingerprint = format!("{:08x}", plan.fingerprint());
+    let shard_price =
+        |shard: Shard| -> u128 { partition.ids(shard).iter().map(|&id| prices[id]).sum() };
+    let whole: u128 = prices.iter().sum::<u128>().max(1);
+    let mut done_work = 0u128;
+    let mut cpu = 0.0;
+    let mut done = BTreeSet::new();
+    let mut oldest = now;
+    for (r, found) in &read {
+        if (r.n, r.engine, r.shards, &r.plan) != (n, engine, shards, &fingerprint) {
+            problems.push(format!("{}: of another run", found.path.display()));
+            continue;
+        }
+        let Ok(shard) = r.shard() else { continue };
+        if done.insert(shard.index()) {
+            done_work += shard_price(shard);
+            cpu += r
+                .cpu_seconds
+                .unwrap_or(r.elapsed_seconds * r.threads as f64);
+        }
+        oldest = oldest.min(found.modified);
+    }
+    let mut under_way = BTreeMap::new();
+    let mut stalled = Vec::new();
+    for (head, found) in heads {
+        let Some((hn, he, hd, shard)) = head else {
+            problems.push(format!(
+                "{}: not a shard's checkpoint",
+                found.path.display()
+            ));
+            continue;
+        };
+        if (hn, he, hd, shard.count()) != (n, engine, depth, shards) {
+            problems.push(format!("{}: of another run", found.path.display()));
+            continue;
+        }
+        oldest = oldest.min(found.modified);
+        if done.contains(&shard.index()) {
+            continue;
+        }
+        let selection = format!("shard-{}-of-{}", shard.index(), shard.count());
+        let identity = Identity::new(&plan, false, &selection);
+        match read_unlocked(&found.path, &identity) {
+            Ok(saved) => {
+                let work: u128 = saved.finished.keys().map(|&id| prices[id]).sum();
+                done_work += work;
+                cpu += saved.earlier().1.as_secs_f64();
+                let own = shard_price(shard).max(1);
+                under_way.insert(shard.index(), work as f64 / own as f64);
+                let still = now.duration_since(found.modified).unwrap_or_default();
+                if still >= stall {
+                    stalled.push(shard.index());
+                }
+            }
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    let not_started = (1..=shards)
+        .filter(|i| !done.contains(i) && !under_way.contains_key(i))
+        .collect();
+    Ok(Status {
+        n,
+        engine,
+        shards,
+        done: done.into_iter().collect(),
+        under_way: under_way.into_iter().collect(),
+        not_started,
+        stalled,
+        share: done_work as f64 / whole as f64,
+        cpu_seconds: cpu,
+        elapsed_seconds: now.duration_since(oldest).unwrap_or_default().as_secs_f64(),
+        problems,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_read_as_ranges() {
+        assert_eq!(ranges(&[]), "");
+        assert_eq!(ranges(&[3]), "3");
+        assert_eq!(ranges(&[1, 3, 5, 6, 7, 9]), "1,3,5-7,9");
+    }
+}
