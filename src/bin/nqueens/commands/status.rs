@@ -92,7 +92,7 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
         _ => lines.push("left        unknown: no work done yet".to_string()),
     }
     if let Some(again) = resubmit(s, dirs) {
-        lines.push(format!("submit again (not started or stalled):\n  {again}"));
+        lines.push(format!("submit again (not started or stalled):\n{again}"));
     }
     for problem in s.problems.iter().take(5) {
         lines.push(format!("warning: {problem}"));
