@@ -248,7 +248,7 @@ fn bad_input_gets_one_clear_line_and_status_2() {
     refuses(&["count", "8", "--split-depth", "99"], "0..=10");
     refuses(
         &["estimate", "20", "--seconds", "-1"],
-        "'-1' is not a number of seconds from 0.1 to 86400",
+        "-1 seconds is out of range: give 0.1 to 86400",
     );
     refuses(
         &["count", "8", "--frobnicate"],
@@ -580,4 +580,51 @@ fn memory_sizes_take_every_unit_and_refuse_what_is_not_one() {
         refuses(&["count", "15", "--memory", size], message);
         refuses(&["estimate", "15", "--memory", size], message);
     }
+}
+
+/// Refusals say what is wrong in plain words: a directory is a directory, a value out of range
+/// is out of range, a file given twice is named, and a FIFO is refused before it is opened
+/// (opening one with no writer would wait forever).
+#[test]
+fn refusals_name_the_problem_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("it is a directory"));
+    nqueens()
+        .args(["estimate", "10", "--seconds", "1e9"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("1e9 seconds is out of range"));
+    let shard = dir.path().join("s1.json");
+    nqueens()
+        .args(["count", "10", "--shard", "1/2", "-o"])
+        .arg(&shard)
+        .assert()
+        .success();
+    nqueens()
+        .args(["merge", "--quorum", "2"])
+        .arg(dir.path())
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("the same file is given twice"));
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    nqueens()
+        .arg("merge")
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "not a file of shard results (a FIFO)",
+        ));
 }

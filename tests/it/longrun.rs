@@ -446,7 +446,7 @@ fn checkpoint_and_progress_flags_are_checked() {
         ),
         (
             vec!["count", "8", "--progress=0"],
-            "'0' is not a number of seconds from 0.1 to 86400",
+            "0 seconds is out of range: give 0.1 to 86400",
         ),
         (
             vec!["count", "8", "--progress", "-q"],

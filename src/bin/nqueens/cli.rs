@@ -696,12 +696,11 @@ fn fresh_seed() -> u64 {
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
-    s.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|x| (0.1..=86_400.0).contains(x))
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("'{s}' is not a number of seconds from 0.1 to 86400"))
+    match s.trim().parse::<f64>() {
+        Ok(x) if (0.1..=86_400.0).contains(&x) => Ok(Duration::from_secs_f64(x)),
+        Ok(_) => Err(format!("{s} seconds is out of range: give 0.1 to 86400")),
+        Err(_) => Err(format!("'{s}' is not a number of seconds (0.1 to 86400)")),
+    }
 }
 
 /// `-j` may ask for at most this many threads per logical core: more only slows a run down, and

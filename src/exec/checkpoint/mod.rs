@@ -436,7 +436,12 @@ impl Writer {
             }
         };
         match fs::metadata(path) {
-            // A device or a directory is no checkpoint (and /dev/zero would never end).
+            Ok(meta) if meta.is_dir() => {
+                return Err(io_error("use")(io::Error::other(
+                    "it is a directory: give a file's name, such as DIR/n20.ckpt",
+                )))
+            }
+            // A device is no checkpoint (and /dev/zero would never end).
             Ok(meta) if !meta.is_file() => {
                 return Err(Error::NotACheckpoint {
                     path: path.to_path_buf(),

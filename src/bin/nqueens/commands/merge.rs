@@ -24,22 +24,15 @@ fn read_input(path: &Path) -> io::Result<String> {
     let file: Box<dyn Read> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
     } else {
+        // Asked before opening: opening a FIFO with no writer would wait forever. Only regular
+        // files (and stdin, `-`) hold shard results.
+        if let Some(kind) = not_regular(&fs::metadata(path)?) {
+            return Err(io::Error::other(format!(
+                "it is not a file of shard results (a {kind})"
+            )));
+        }
         let file = fs::File::open(path)?;
         let meta = file.metadata()?;
-        #[cfg(unix)]
-        let device = {
-            use std::os::unix::fs::FileTypeExt;
-            let kind = meta.file_type();
-            kind.is_char_device() || kind.is_block_device()
-        };
-        #[cfg(not(unix))]
-        let device = false;
-        // Pipes (`<(cat …)`) are read, as far as the limit; devices never are.
-        if device {
-            return Err(io::Error::other(
-                "it is not a file of shard results (a device)",
-            ));
-        }
         if meta.len() > merge::MAX_INPUT_BYTES {
             return Err(too_large());
         }
@@ -52,6 +45,58 @@ fn read_input(path: &Path) -> io::Result<String> {
         return Err(too_large());
     }
     Ok(text)
+}
+
+/// What a path that is not a regular file is: a device, a FIFO, a socket (`None` for a regular
+/// file).
+fn not_regular(meta: &fs::Metadata) -> Option<&'static str> {
+    let kind = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() || kind.is_block_device() {
+            return Some("device");
+        }
+        if kind.is_fifo() {
+            return Some("FIFO");
+        }
+        if kind.is_socket() {
+            return Some("socket");
+        }
+    }
+    (!kind.is_file() && !kind.is_dir()).then_some("special file")
+}
+
+/// An error naming the inputs given more than once (the same file by two paths too): counted
+/// twice they would look like two hosts' copies of each shard.
+fn given_once(files: &[PathBuf]) -> Result<(), Error> {
+    let mut seen = std::collections::HashMap::new();
+    let mut twice = Vec::new();
+    for path in files.iter().filter(|p| p.as_os_str() != "-") {
+        let key = fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if let Some(first) = seen.insert(key, path.clone()) {
+            twice.push(if first == *path {
+                path.display().to_string()
+            } else {
+                format!("{} (also as {})", path.display(), first.display())
+            });
+        }
+    }
+    if twice.is_empty() {
+        return Ok(());
+    }
+    Err(Error::File {
+        what: "read",
+        path: PathBuf::from(&twice[0]),
+        source: io::Error::other(format!(
+            "the same file is given twice{}",
+            if twice.len() > 1 {
+                format!(", and {} more", twice.len() - 1)
+            } else {
+                String::new()
+            }
+        )),
+    })
 }
 
 /// `files` with each folder replaced by the `.json` files in it, by name.
@@ -95,7 +140,9 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
     // One file at a time: its text is dropped once its results are read. A folder stands for
     // the `.json` files in it (a campaign's 10^5 shard files pass no command line's limit).
     let mut reader = merge::Reader::default();
-    for path in &expand(files)? {
+    let files = expand(files)?;
+    given_once(&files)?;
+    for path in &files {
         let text = read_input(path).map_err(|source| Error::File {
             what: "read",
             path: path.clone(),
