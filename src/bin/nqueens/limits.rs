@@ -117,6 +117,7 @@ pub fn refuse_on_abort() {
 }
 
 /// `k` in decimal digits, written into `buffer` without allocating.
+#[cfg(any(unix, test))]
 fn decimal(mut k: usize, buffer: &mut [u8; 20]) -> &[u8] {
     let mut at = buffer.len();
     loop {
