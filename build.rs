@@ -12,12 +12,20 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn main() {
     let commit = git(&["rev-parse", "--short", "HEAD"]);
+    // A tree with changes to tracked files is not the commit: say so, as `git describe` does.
+    let dirty = commit.is_some()
+        && git(&["status", "--porcelain", "--untracked-files=no"]).is_some();
     println!(
-        "cargo:rustc-env=NQUEENS_GIT_COMMIT={}",
-        commit.as_deref().unwrap_or("unknown")
+        "cargo:rustc-env=NQUEENS_GIT_COMMIT={}{}",
+        commit.as_deref().unwrap_or("unknown"),
+        if dirty { "-dirty" } else { "" }
     );
-    // Rebuild when HEAD moves (a new commit or another branch), not on every file change.
+    // Rebuild when HEAD moves (a new commit or another branch) or a source changes (which can
+    // make the tree dirty or clean).
     println!("cargo:rerun-if-changed=build.rs");
+    for source in ["src", "Cargo.toml", "benches", "tests"] {
+        println!("cargo:rerun-if-changed={source}");
+    }
     if commit.is_some() {
         for path in [
             Some("HEAD".to_string()),

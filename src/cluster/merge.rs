@@ -169,6 +169,14 @@ pub fn merge_with(inputs: &[Input], threads: usize, quorum: Quorum) -> Result<Me
     reader.merge(threads, quorum)
 }
 
+/// The longest wall time a shard may report: three centuries, far past any run, short of what
+/// only a damaged or forged file holds.
+const MAX_SECONDS: f64 = 1e10;
+/// The most CPU time a shard may report: a thousand threads for three centuries.
+const MAX_CPU_SECONDS: f64 = 1e13;
+/// The most threads a shard may report.
+const MAX_THREADS: usize = 1 << 20;
+
 /// The fields runs are compared by, before anything else is read: what each is called in
 /// messages, and its key in the file.
 const RUN_FIELDS: [(&str, &str); 6] = [
@@ -299,18 +307,26 @@ impl Object {
                     excerpt(&r.checksum),
                     r.expected_checksum()
                 )),
-                Ok(r) if !(r.elapsed_seconds.is_finite() && r.elapsed_seconds >= 0.0) => {
+                Ok(r) if !(0.0..=MAX_SECONDS).contains(&r.elapsed_seconds) => {
                     Kind::Damaged(format!(
-                        "{name}: elapsed_seconds {} is not a time",
+                        "{name}: elapsed_seconds {} is not a plausible time (0 to {MAX_SECONDS:e})",
                         r.elapsed_seconds
                     ))
                 }
-                Ok(r) if r.cpu_seconds.is_some_and(|c| !(c.is_finite() && c >= 0.0)) => {
+                Ok(r)
+                    if r
+                        .cpu_seconds
+                        .is_some_and(|c| !(0.0..=MAX_CPU_SECONDS).contains(&c)) =>
+                {
                     Kind::Damaged(format!(
-                        "{name}: cpu_seconds {} is not a time",
+                        "{name}: cpu_seconds {} is not a plausible time (0 to {MAX_CPU_SECONDS:e})",
                         r.cpu_seconds.unwrap_or_default()
                     ))
                 }
+                Ok(r) if !(1..=MAX_THREADS).contains(&r.threads) => Kind::Damaged(format!(
+                    "{name}: threads {} is not a plausible number of threads (1 to {MAX_THREADS})",
+                    r.threads
+                )),
                 Ok(r) => Kind::Result(Box::new(r)),
                 Err(e) => Kind::Damaged(format!(
                     "{name} is not a complete shard result: {}",
@@ -724,12 +740,27 @@ mod tests {
             r.json()
         };
         let mut inputs = shards(10, 2);
+        // Times and threads no shard reports: refused, each named.
+        let absurd: [(&dyn Fn(&mut PartialResult), &str); 5] = [
+            (&|r| r.elapsed_seconds = 1e19, "elapsed_seconds 10000000000000000000 is not"),
+            (&|r| r.elapsed_seconds = 1e300, "is not a plausible time"),
+            (&|r| r.cpu_seconds = Some(1e14), "cpu_seconds 100000000000000 is not"),
+            (&|r| r.threads = 0, "threads 0 is not a plausible number"),
+            (&|r| r.threads = 1 << 63, "is not a plausible number of threads"),
+        ];
+        for (edit, message) in absurd {
+            let mut bad = inputs.clone();
+            bad[0].text = reseal(&bad[0].text, edit);
+            let e = merge(&bad, 1).unwrap_err().to_string();
+            assert!(e.contains(message), "{e}");
+        }
+        // The longest plausible times add up without overflow.
         for input in &mut inputs {
-            input.text = reseal(&input.text, &|r| r.elapsed_seconds = 1e19);
+            input.text = reseal(&input.text, &|r| r.elapsed_seconds = 1e10);
         }
         let m = merge(&inputs, 1).unwrap();
         assert_eq!(m.counts.total, 724);
-        assert_eq!(m.counts.elapsed, Duration::MAX);
+        assert_eq!(m.counts.elapsed, Duration::from_secs(20_000_000_000));
         for input in &mut inputs {
             input.text = reseal(&input.text, &|r| r.total = u128::MAX - 1);
         }
@@ -737,7 +768,7 @@ mod tests {
         assert!(e.contains("more than 2^128"), "{e}");
         inputs[0].text = reseal(&inputs[0].text, &|r| r.elapsed_seconds = -1.0);
         let e = merge(&inputs, 1).unwrap_err().to_string();
-        assert!(e.contains("elapsed_seconds -1 is not a time"), "{e}");
+        assert!(e.contains("elapsed_seconds -1 is not a plausible time"), "{e}");
     }
 
     /// A shard of another build's plan of the same size (one that counts its blocks otherwise)

@@ -124,11 +124,13 @@ fn help_has_examples_and_version_prints() {
         .success()
         .stdout(predicate::str::contains("nqueens solve 8 --unique"))
         .stdout(predicate::str::contains("nqueens merge s*.json"));
+    // The version and the commit the binary was built from.
     nqueens()
         .arg("--version")
         .assert()
         .success()
-        .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")));
+        .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")))
+        .stdout(predicate::str::is_match(r"\(commit ([0-9a-f]{7,}(-dirty)?|unknown)\)").unwrap());
 }
 
 /// Each bad command line: exit 2, and on stderr the short form of the error: a first line

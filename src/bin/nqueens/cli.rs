@@ -48,6 +48,14 @@ const EXAMPLES: &str = concat!(
 );
 const COUNT_EXAMPLES: &str = concat!("Examples:\n", count_examples!());
 const MERGE_EXAMPLES: &str = concat!("Examples:\n", merge_examples!());
+/// `--version`: the package's version and the commit it was built from ("-dirty" when the tree
+/// had changes), which a published count names.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("NQUEENS_GIT_COMMIT"),
+    ")"
+);
 const STATUS_EXAMPLES: &str = "Examples:
   nqueens status nqueens-n21-k32           a campaign's folder, as count.sbatch lays it out
   nqueens status --json nqueens-n21-k32    the same as one JSON object
@@ -59,7 +67,7 @@ const ESTIMATE_EXAMPLES: &str = concat!("Examples:\n", estimate_examples!());
 #[derive(Debug, Parser)]
 #[command(
     name = "nqueens",
-    version,
+    version = VERSION,
     about = "Counts the solutions of the N-Queens problem on every core, checked against OEIS A000170",
     after_help = EXAMPLES,
     propagate_version = true
