@@ -636,9 +636,11 @@ fn gnu_parallel_runs_the_shards_and_merge_sums_them() {
         .args(["count", "14", "--shard", "{}/6", "-j", "1", "-o"])
         .arg(dir.path().join("s{}.json"))
         .args([":::", "1", "2", "3", "4", "5", "6"])
-        .status()
+        .output()
         .unwrap();
-    assert!(status.success());
+    // Each shard's summary line goes to the captured stderr, not the test log.
+    assert!(status.status.success(), "{status:?}");
+    assert_eq!(String::from_utf8_lossy(&status.stderr).lines().count(), 6);
     let files: Vec<PathBuf> = (1..=6)
         .map(|i| dir.path().join(format!("s{i}.json")))
         .collect();

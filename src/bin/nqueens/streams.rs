@@ -24,8 +24,14 @@ pub fn print(bytes: impl AsRef<[u8]>) -> io::Result<()> {
 /// written there is nowhere left to say so, and the run's result (its exit status, its files)
 /// must not depend on it.
 pub fn say(message: &str) {
-    let mut err = io::stderr().lock();
-    let _ = writeln!(err, "{message}");
+    // The unit tests' notes go where the test harness captures them, so a test run stays quiet.
+    #[cfg(test)]
+    eprintln!("{message}");
+    #[cfg(not(test))]
+    {
+        let mut err = io::stderr().lock();
+        let _ = writeln!(err, "{message}");
+    }
 }
 
 /// Whether descriptor 1 was open when the process started. Rust's runtime opens /dev/null on a
