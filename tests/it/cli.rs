@@ -282,11 +282,15 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     let lines: Vec<&str> = text.lines().collect();
     assert!(
-        lines[0].starts_with("n = 15, join engine, 6435 east row sets: ")
-            && lines[0].contains(" east row sets timed (seed "),
+        lines[0].starts_with("n = 15, join engine, 6435 east row sets, ")
+            && lines[0].contains(" timed; plan built in ")
+            && lines[1].contains(" draws among the ")
+            && lines[1].contains(" (seed "),
         "{text}"
     );
-    for (line, start) in lines[1..].iter().zip([
+    // Every line within 80 columns.
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    for (line, start) in lines[2..].iter().zip([
         "CPU time ",
         "CPU-core-years ",
         "wall time, 2 threads ",
@@ -297,7 +301,7 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
         assert!(line.starts_with(start), "{text}");
     }
     assert!(
-        lines[1].contains(" ± ") && lines[1].contains("95% interval"),
+        lines[2].contains(" ± ") && lines[2].contains("95% interval"),
         "{text}"
     );
     // The join's draws are of the row sets that hold a unit, and the report says what share
@@ -480,7 +484,7 @@ fn estimates_name_their_seed_and_draw_a_fresh_one_by_default() {
             .assert()
             .success();
         let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
-        let first = text.lines().next().unwrap_or_default().to_string();
+        let first = text.lines().nth(1).unwrap_or_default().to_string();
         let seed = first
             .split("(seed ")
             .nth(1)

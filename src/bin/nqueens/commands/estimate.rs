@@ -240,16 +240,17 @@ fn report(f: &Figures) -> String {
         format!(" among the {:.1}% with a unit", 100.0 * p)
     });
     // Draws are with replacement: more pieces may be timed than the count has.
+    // Two lines of at most 80 columns: the plan, then the sample.
     let mut out = format!(
-        "n = {}, {} engine, {}: {} draws{among}, {} timed (seed {}), {:.1} s; plan built in {}\n",
+        "n = {}, {} engine, {}, {} timed; plan built in {}\n{} draws{among} in {:.1} s (seed {})\n",
         f.n,
         f.engine,
         plural(f.population as usize, pieces),
+        f.timed,
+        duration(f.setup_seconds),
         f.draws,
-        plural(f.timed as usize, pieces),
-        f.seed,
         f.sampling_seconds,
-        duration(f.setup_seconds)
+        f.seed,
     );
     // One unit per line, the value's: "8.20 years ± 1.28 years", not "± 467.04 days".
     let line = |what: &str, value: f64, margin: f64| {
