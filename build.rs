@@ -13,8 +13,8 @@ fn git(args: &[&str]) -> Option<String> {
 fn main() {
     let commit = git(&["rev-parse", "--short", "HEAD"]);
     // A tree with changes to tracked files is not the commit: say so, as `git describe` does.
-    let dirty = commit.is_some()
-        && git(&["status", "--porcelain", "--untracked-files=no"]).is_some();
+    let dirty =
+        commit.is_some() && git(&["status", "--porcelain", "--untracked-files=no"]).is_some();
     println!(
         "cargo:rustc-env=NQUEENS_GIT_COMMIT={}{}",
         commit.as_deref().unwrap_or("unknown"),

@@ -314,8 +314,7 @@ impl Object {
                     ))
                 }
                 Ok(r)
-                    if r
-                        .cpu_seconds
+                    if r.cpu_seconds
                         .is_some_and(|c| !(0.0..=MAX_CPU_SECONDS).contains(&c)) =>
                 {
                     Kind::Damaged(format!(
@@ -741,12 +740,22 @@ mod tests {
         };
         let mut inputs = shards(10, 2);
         // Times and threads no shard reports: refused, each named.
-        let absurd: [(&dyn Fn(&mut PartialResult), &str); 5] = [
-            (&|r| r.elapsed_seconds = 1e19, "elapsed_seconds 10000000000000000000 is not"),
+        type Edit<'a> = &'a dyn Fn(&mut PartialResult);
+        let absurd: [(Edit, &str); 5] = [
+            (
+                &|r| r.elapsed_seconds = 1e19,
+                "elapsed_seconds 10000000000000000000 is not",
+            ),
             (&|r| r.elapsed_seconds = 1e300, "is not a plausible time"),
-            (&|r| r.cpu_seconds = Some(1e14), "cpu_seconds 100000000000000 is not"),
+            (
+                &|r| r.cpu_seconds = Some(1e14),
+                "cpu_seconds 100000000000000 is not",
+            ),
             (&|r| r.threads = 0, "threads 0 is not a plausible number"),
-            (&|r| r.threads = 1 << 63, "is not a plausible number of threads"),
+            (
+                &|r| r.threads = 1 << 63,
+                "is not a plausible number of threads",
+            ),
         ];
         for (edit, message) in absurd {
             let mut bad = inputs.clone();
@@ -768,7 +777,10 @@ mod tests {
         assert!(e.contains("more than 2^128"), "{e}");
         inputs[0].text = reseal(&inputs[0].text, &|r| r.elapsed_seconds = -1.0);
         let e = merge(&inputs, 1).unwrap_err().to_string();
-        assert!(e.contains("elapsed_seconds -1 is not a plausible time"), "{e}");
+        assert!(
+            e.contains("elapsed_seconds -1 is not a plausible time"),
+            "{e}"
+        );
     }
 
     /// A shard of another build's plan of the same size (one that counts its blocks otherwise)
