@@ -634,3 +634,45 @@ fn refusals_name_the_problem_plainly() {
             "not a file of shard results (a FIFO)",
         ));
 }
+
+/// A subcommand's errors show that subcommand's usage; no message names the program's own
+/// temporary files; help is wrapped to the terminal's width.
+#[test]
+fn errors_and_help_speak_to_the_command_at_hand() {
+    for args in [
+        &["count", "10", "--shard", "auto"][..],
+        &["count", "8..16", "--checkpoint", "a.ckpt"][..],
+    ] {
+        let mut cmd = nqueens();
+        for var in crate::shard::LAUNCHER_VARS {
+            cmd.env_remove(var);
+        }
+        cmd.args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("Usage: nqueens count [OPTIONS]"));
+    }
+    let out = nqueens()
+        .args(["count", "10", "--shard", "1/2", "-o", "/proc/x.json"])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("cannot write /proc/x.json") && !stderr.contains("nqueens-probe"),
+        "{stderr}"
+    );
+    // On a terminal 60 columns wide (`script` gives one), no help line is wider.
+    let shown = std::process::Command::new("script")
+        .args([
+            "-qc",
+            &format!("'{}' count --help", crate::util::binary().display()),
+        ])
+        .arg("/dev/null")
+        .env("COLUMNS", "60")
+        .output();
+    if let Ok(shown) = shown.filter(|o| o.status.success()) {
+        let text = String::from_utf8_lossy(&shown.stdout).replace('\r', "");
+        assert!(text.contains("Usage: nqueens count"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 60), "{text}");
+    }
+}

@@ -16,7 +16,7 @@ use tempfile::TempDir;
 use crate::util::nqueens;
 
 /// Every variable `--shard auto` looks at, cleared so the test's own environment cannot leak in.
-const LAUNCHER_VARS: [&str; 14] = [
+pub(crate) const LAUNCHER_VARS: [&str; 14] = [
     "SLURM_STEP_ID",
     "SLURM_STEPID",
     "SLURM_CPUS_PER_TASK",

@@ -469,8 +469,7 @@ fn count(args: CountArgs) -> Result<Command, clap::Error> {
 /// `count N --shard I/K` (or `auto`): one board size, the shard named or found from the
 /// launcher, and its files named for it.
 fn count_shard(args: CountArgs) -> Result<Command, clap::Error> {
-    let invalid =
-        |message: String| Cli::command().error(clap::error::ErrorKind::ValueValidation, message);
+    let invalid = |message: String| count_error(clap::error::ErrorKind::ValueValidation, message);
     let sizes = &args.sizes;
     if sizes.start() != sizes.end() {
         return Err(invalid(format!(
@@ -639,13 +638,23 @@ fn shard_path(path: PathBuf, shard: Shard) -> PathBuf {
     }
 }
 
+/// An error of `count`'s command line, with `count`'s usage (not the program's).
+fn count_error(kind: clap::error::ErrorKind, message: String) -> clap::Error {
+    let mut cli = Cli::command();
+    cli.build();
+    match cli.find_subcommand_mut("count") {
+        Some(count) => count.error(kind, message),
+        None => cli.error(kind, message),
+    }
+}
+
 /// A checkpoint belongs to one board size.
 fn one_size_only(
     checkpoint: Option<PathBuf>,
     sizes: &RangeInclusive<u32>,
 ) -> Result<Option<PathBuf>, clap::Error> {
     if checkpoint.is_some() && sizes.start() != sizes.end() {
-        return Err(Cli::command().error(
+        return Err(count_error(
             clap::error::ErrorKind::ArgumentConflict,
             format!(
                 "--checkpoint holds one board size, not the range {}..{}: count each n with its own file",

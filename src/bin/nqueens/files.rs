@@ -74,6 +74,17 @@ fn probe_folder(path: &Path) -> io::Result<()> {
         .prefix(".nqueens-probe.")
         .tempfile_in(dir)
         .map(drop)
+        // The probe's own name means nothing to the user: the error says only why the folder
+        // takes no new file.
+        .map_err(|e| {
+            let why = e
+                .raw_os_error()
+                .map_or_else(|| io::Error::from(e.kind()), io::Error::from_raw_os_error);
+            io::Error::new(
+                e.kind(),
+                format!("no new file can be made in {}: {why}", dir.display()),
+            )
+        })
 }
 
 /// Whether `a` and `b` name the same file: the same file on disk when both exist (links
