@@ -670,7 +670,7 @@ fn errors_and_help_speak_to_the_command_at_hand() {
         .arg("/dev/null")
         .env("COLUMNS", "60")
         .output();
-    if let Ok(shown) = shown.filter(|o| o.status.success()) {
+    if let Some(shown) = shown.ok().filter(|o| o.status.success()) {
         let text = String::from_utf8_lossy(&shown.stdout).replace('\r', "");
         assert!(text.contains("Usage: nqueens count"), "{text}");
         assert!(text.lines().all(|l| l.chars().count() <= 60), "{text}");
