@@ -91,6 +91,15 @@ impl Partition {
         digest(&self.ids(shard))
     }
 
+    /// For every shard, from shard 1: the sum of `prices` (by id) over its pieces, in one pass.
+    pub(crate) fn totals(&self, prices: &[u128]) -> Vec<u128> {
+        let mut totals = vec![0u128; self.shards as usize];
+        for (&owner, &price) in self.owner.iter().zip(prices) {
+            totals[owner as usize] += price;
+        }
+        totals
+    }
+
     /// For every shard, from shard 1: how many subproblems it has and their [`Partition::digest`],
     /// in one pass over the plan.
     pub fn summaries(&self) -> Vec<(usize, String)> {

@@ -114,7 +114,7 @@ struct Found {
 
 /// The run a checkpoint's header names: n, engine, split depth, K and shard.
 fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard)> {
-    use std::io::BufRead;
+    use std::io::{BufRead, Read};
     let file = std::fs::File::open(path).ok()?;
     let mut header = String::new();
     std::io::BufReader::new(file)
@@ -138,8 +138,6 @@ fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard)> {
         Shard::new(i.parse().ok()?, k.parse().ok()?).ok()?,
     ))
 }
-
-use std::io::Read;
 
 /// The status of the campaign whose files are in `folders`, its plan priced on `threads`
 /// threads; a shard under way whose checkpoint has not changed for `stall` is stalled.
@@ -204,8 +202,10 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
     let prices = prices(&plan, threads)?;
     let partition = Partition::dealt(&prices, shards);
     let fingerprint = format!("{:08x}", plan.fingerprint());
-    let shard_price =
-        |shard: Shard| -> u128 { partition.ids(shard).iter().map(|&id| prices[id]).sum() };
+    // Each shard's price in one pass over the plan: asking the partition for one shard's ids
+    // scans every piece, K times over for K shards.
+    let per_shard = partition.totals(&prices);
+    let shard_price = |shard: Shard| per_shard[shard.index() as usize - 1];
     let whole: u128 = prices.iter().sum::<u128>().max(1);
     let mut done_work = 0u128;
     let mut cpu = 0.0;
