@@ -296,7 +296,7 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
         "wall time, 2 threads ",
         "one of 10 shards, CPU ",
         "one shard, 2 threads ",
-        "shards of an hour      1 or more",
+        "shards of an hour        1 or more",
     ]) {
         assert!(line.starts_with(start), "{text}");
     }

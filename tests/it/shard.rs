@@ -38,7 +38,7 @@ fn run_shards(dir: &Path, n: u32, k: u32, extra: &[&str]) -> Vec<PathBuf> {
     (1..=k)
         .map(|i| {
             let file = dir.join(format!("s{i}.json"));
-            nqueens()
+            let out = nqueens()
                 .args(["count", &n.to_string(), "--shard", &format!("{i}/{k}")])
                 .args(["-j", "1", "-o"])
                 .arg(&file)
@@ -46,6 +46,14 @@ fn run_shards(dir: &Path, n: u32, k: u32, extra: &[&str]) -> Vec<PathBuf> {
                 .assert()
                 .success()
                 .stdout("");
+            // The line's times are the file's, of the search; the plan's build is said apart,
+            // so that K × one shard is not taken for the count's time.
+            let said = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+            assert!(
+                said.contains(" s of search with -j 1 on ")
+                    && said.contains(" s building the plan, not in the result's times)"),
+                "{said}"
+            );
             file
         })
         .collect()

@@ -230,7 +230,8 @@ struct CountArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     memory: Option<u64>,
 
-    /// Print one JSON object per board size (JSON Lines) instead of a table
+    /// Print one JSON object per board size (JSON Lines) instead of a table, with the plan's
+    /// details (subproblems, split depth) beside the counts
     #[arg(long)]
     json: bool,
 

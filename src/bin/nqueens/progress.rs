@@ -307,13 +307,14 @@ impl std::fmt::Display for Snapshot {
         let eta = self.eta.map_or("?".to_string(), clock);
         write!(
             f,
-            "{:.1}% of the work, {}/{} subproblems, {} elapsed, ETA {eta}, {} solutions so far, {} solutions/s",
+            "{:.1}% of the work, ETA {eta}, {} elapsed, {} solutions so far, {} solutions/s \
+             ({} of {} subproblems, of unequal work)",
             self.share * 100.0,
-            self.subproblems,
-            self.of,
             clock(self.elapsed),
             self.solutions,
             human(self.rate),
+            self.subproblems,
+            self.of,
         )
     }
 }

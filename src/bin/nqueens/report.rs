@@ -69,26 +69,25 @@ impl Report {
     }
 }
 
-/// The header of the text table.
+/// The header of the text table. The columns hold n = 27's 18-digit total within 80 columns;
+/// the plan's details (subproblems, split depth) are in the JSON.
 pub fn table_header() -> String {
     format!(
-        "{:>3} {:>20} {:>18} {:>10} {:>10} {:>8} {:>12} {:>6} {:>8}",
-        "n", "total", "unique", "verified", "seconds", "threads", "subproblems", "depth", "engine"
+        "{:>3} {:>18} {:>17} {:>8} {:>10} {:>7} {:>8}",
+        "n", "total", "unique", "verified", "seconds", "threads", "engine"
     )
 }
 
 /// One row of the text table.
 pub fn table_row(r: &Report) -> String {
     format!(
-        "{:>3} {:>20} {:>18} {:>10} {:>10.3} {:>8} {:>12} {:>6} {:>8}",
+        "{:>3} {:>18} {:>17} {:>8} {:>10.3} {:>7} {:>8}",
         r.n,
         r.total,
         r.unique.map_or_else(|| "?".to_string(), |u| u.to_string()),
         r.verdict(),
         r.elapsed_seconds,
         r.threads,
-        r.subproblems,
-        r.split_depth,
         r.engine
     )
 }
@@ -96,4 +95,38 @@ pub fn table_row(r: &Report) -> String {
 /// `k` and the noun `what`, in the plural unless `k` is 1: "1 thread", "2 threads".
 pub fn plural(k: usize, what: &str) -> String {
     format!("{k} {what}{}", if k == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest known board, and the next with counts of its size, fit 80 columns.
+    #[test]
+    fn the_table_fits_80_columns_up_to_n_28() {
+        let known = nqueens::known::known(27).unwrap();
+        let row = |n: u32, total: u128, unique: u128, verified: Option<bool>| Report {
+            n,
+            total,
+            unique: Some(unique),
+            expected: Some(total),
+            expected_unique: Some(unique),
+            verified,
+            elapsed_seconds: 86_400.0 * 365.0,
+            engine: nqueens::Engine::Symmetry,
+            threads: 1024,
+            subproblems: 40_116_600,
+            split_depth: 14,
+            nodes: None,
+        };
+        let lines = [
+            table_header(),
+            table_row(&row(27, known.total, known.unique, Some(true))),
+            table_row(&row(28, 10 * known.total, 10 * known.unique, None)),
+        ];
+        for line in &lines {
+            assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
+        }
+        assert!(lines[1].contains(&known.total.to_string()) && lines[1].contains(" yes "));
+    }
 }

@@ -138,6 +138,17 @@ struct Figures {
     each_of_the_most: Option<f64>,
 }
 
+impl Figures {
+    /// The times the text report shows, without their margins.
+    fn times(&self) -> Vec<f64> {
+        let mut times = vec![self.cpu_seconds, self.wall_seconds];
+        if let Some(shard) = &self.shard {
+            times.extend([shard.cpu_seconds, shard.wall_seconds]);
+        }
+        times
+    }
+}
+
 /// One of `of` shards: its CPU time, and its wall time on the estimate's threads.
 #[derive(Debug, Serialize)]
 struct Shard {
@@ -252,21 +263,29 @@ fn report(f: &Figures) -> String {
         f.sampling_seconds,
         f.seed,
     );
-    // One unit per line, the value's: "8.20 years ± 1.28 years", not "± 467.04 days".
+    // One unit for every time of the report, named once per line, and three significant
+    // digits: each line fits 80 columns however far apart the times are.
+    let unit = report_unit(&f.times());
     let line = |what: &str, value: f64, margin: f64| {
-        let unit = unit_of(value);
+        let at = |x: f64| {
+            let x = x / unit.0;
+            // Three significant digits, but no finer than a ten-thousandth.
+            let digits = significant(x).split('.').nth(1).map_or(0, str::len).min(4);
+            format!("{x:.digits$}")
+        };
         format!(
-            "{what:<22} {} ± {} ({:.0}%; 95% interval {} to {})\n",
-            in_unit(value, unit),
-            in_unit(margin, unit),
+            "{what:<24} {} ± {} {} ({:.0}%), 95% interval {}–{}\n",
+            at(value),
+            at(margin),
+            unit.1,
             100.0 * margin / value.max(f64::MIN_POSITIVE),
-            in_unit((value - margin).max(0.0), unit),
-            in_unit(value + margin, unit)
+            at((value - margin).max(0.0)),
+            at(value + margin)
         )
     };
     out += &line("CPU time", f.cpu_seconds, f.cpu_margin_seconds);
     out += &format!(
-        "{:<22} {} ± {}\n",
+        "{:<24} {} ± {}\n",
         "CPU-core-years",
         significant(f.cpu_core_years),
         significant(f.cpu_core_years_margin)
@@ -294,21 +313,20 @@ fn report(f: &Figures) -> String {
         // More than a run may have: what the most shards give instead.
         (Some(k), Some(each)) => {
             out += &format!(
-                "{:<22} {k}: more than the {MAX_SHARDS} a run may have; one of {MAX_SHARDS} \
-                 takes about {:.1} h of CPU\n",
+                "{:<24} {k} (a run may have {MAX_SHARDS}: each then {:.1} h)\n",
                 "shards of an hour",
                 each / HOUR
             )
         }
         (Some(k), None) => {
             out += &format!(
-                "{:<22} {k} or more (--shards K: one shard at most 1 h of CPU)\n",
+                "{:<24} {k} or more (--shards K: one shard at most 1 h of CPU)\n",
                 "shards of an hour"
             )
         }
         (None, _) => {
             out += &format!(
-                "{:<22} none: the plan alone takes an hour\n",
+                "{:<24} none: the plan alone takes an hour\n",
                 "shards of an hour"
             )
         }
@@ -351,6 +369,26 @@ fn unit_of(seconds: f64) -> Unit {
         .into_iter()
         .find(|(size, _)| seconds >= 2.0 * size)
         .unwrap_or((1.0, "s"))
+}
+
+/// The one unit of a report showing `times`: the largest that keeps the smallest of them at two
+/// or more of it (as [`unit_of`]), made larger while the largest would take seven digits.
+fn report_unit(times: &[f64]) -> Unit {
+    const LADDER: [Unit; 5] = [
+        (1.0, "s"),
+        (60.0, "min"),
+        (3_600.0, "h"),
+        (86_400.0, "days"),
+        (YEAR, "years"),
+    ];
+    let least = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let most = times.iter().copied().fold(0.0, f64::max);
+    let from = unit_of(if least.is_finite() { least } else { 0.0 });
+    LADDER
+        .into_iter()
+        .skip_while(|unit| unit.0 < from.0)
+        .find(|unit| most / unit.0 < 1e6)
+        .unwrap_or(LADDER[4])
 }
 
 /// `seconds` in `unit`: three decimals for seconds, two for the larger units.
@@ -427,8 +465,10 @@ mod tests {
         );
     }
 
+    /// Every time of a report in one unit, and every line within 80 columns, from a count of
+    /// seconds to one of decades split a million ways on a thousand threads.
     #[test]
-    fn a_line_keeps_one_unit() {
+    fn a_report_keeps_one_unit_within_80_columns() {
         let drawn = estimate_with(|e| {
             e.n = 27;
             e.engine = nqueens::Engine::Join;
@@ -439,24 +479,53 @@ mod tests {
             e.margin = 0.1;
             e.setup = 0.0;
             e.elapsed = 1.0;
-            e.seed = 1;
+            e.seed = u64::MAX;
             e.share = Some(0.26);
         });
-        let figures = |cpu: f64, margin: f64| Figures {
-            cpu_seconds: cpu,
-            cpu_margin_seconds: margin,
-            ..Figures::of(&drawn, 2, None)
+        let report_of = |cpu: f64, margin: f64, threads: usize, shards: Option<u32>| {
+            report(&Figures::of(
+                &with(&drawn, |e| {
+                    e.cpu = cpu;
+                    e.margin = margin;
+                }),
+                threads,
+                shards,
+            ))
         };
-        let text = report(&figures(8.2 * YEAR, 467.04 * 86_400.0));
+        let text = report_of(158.4, 12.0, 2, None);
+        // 2.64 min of CPU beside 79.2 s of wall time: both in seconds.
         let cpu = text.lines().find(|l| l.starts_with("CPU time")).unwrap();
         assert!(
-            cpu.contains("8.20 years ± 1.28 years") && !cpu.contains("days"),
+            cpu.contains("158 ± 12.0 s (8%), 95% interval 146–170"),
             "{cpu}"
         );
-        assert!(cpu.contains("interval 6.92 years to 9.48 years"), "{cpu}");
-        let text = report(&figures(150.0, 8.0));
-        let cpu = text.lines().find(|l| l.starts_with("CPU time")).unwrap();
-        assert!(cpu.contains("2.50 min ± 0.13 min"), "{cpu}");
+        let wall = text.lines().find(|l| l.starts_with("wall time")).unwrap();
+        assert!(wall.contains("79.2 ± 6.00 s"), "{wall}");
+        let text = report_of(8.2 * YEAR, 1.28 * YEAR, 2, Some(100_000));
+        for line in text
+            .lines()
+            .filter(|l| l.contains(" ± ") && !l.starts_with("CPU-"))
+        {
+            assert!(line.contains(" h ("), "not in hours: {line}\n{text}");
+        }
+        for (cpu, threads, shards) in [
+            (0.001, 1, None),
+            (150.0, 2, Some(8)),
+            (90.0 * YEAR, 1024, Some(1_000_000)),
+            (90.0 * YEAR, 2, Some(1)),
+            (1e3 * YEAR, 16, Some(1_000_000)),
+        ] {
+            let text = report_of(cpu, cpu / 3.0, threads, shards);
+            let units: Vec<&str> = text
+                .lines()
+                .filter(|l| l.contains(" ± ") && !l.starts_with("CPU-"))
+                .map(|l| l.split(" (").next().unwrap().rsplit(' ').next().unwrap())
+                .collect();
+            assert!(units.windows(2).all(|w| w[0] == w[1]), "{units:?}\n{text}");
+            for line in text.lines() {
+                assert!(line.chars().count() <= 80, "over 80 columns: {line}");
+            }
+        }
     }
 
     /// More shards of an hour than a run may have: the most it may, and how long each takes.
@@ -481,8 +550,7 @@ mod tests {
             .find(|l| l.starts_with("shards of an hour"))
             .unwrap();
         assert!(
-            line.contains("1069452: more than the 1000000 a run may have")
-                && line.contains("one of 1000000 takes about 1.1 h of CPU"),
+            line.contains("1069452 (a run may have 1000000: each then 1.1 h)"),
             "{line}"
         );
     }

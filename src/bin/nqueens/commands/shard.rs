@@ -36,7 +36,9 @@ pub fn run(
         watch.checkpoint.is_some(),
         &interrupt::resume_args(Some(shard)),
     );
+    let planning = std::time::Instant::now();
     let run = ShardRun::new(n, options, shard)?;
+    let planning = planning.elapsed().as_secs_f64();
     let selection = Selection::new(
         &format!("shard-{}-of-{}", shard.index(), shard.count()),
         |s| run.owns(s),
@@ -67,8 +69,11 @@ pub fn run(
             }
         }
     }
+    // The result's times are of the search: every shard builds the whole plan as well, which
+    // an estimate of one shard includes, so the line says both.
     crate::streams::say(&format!(
-        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s with -j {} on {}{}",
+        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s of search \
+         with -j {} on {} (plus {planning:.3} s building the plan, not in the result's times){}",
         launcher.map_or(String::new(), |l| format!(" (from {l})")),
         result.subproblems,
         result.plan_subproblems,
