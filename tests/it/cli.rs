@@ -3,7 +3,9 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::util::nqueens;
+use std::fs;
+
+use crate::util::{nqueens, scratch};
 
 #[test]
 fn count_prints_total_time_threads_subproblems_and_verdict() {
@@ -517,6 +519,53 @@ fn completions_and_the_manual_page_are_printed() {
         .assert()
         .success()
         .stdout(predicate::str::contains(".TH nqueens 1").and(predicate::str::contains("count")));
+}
+
+/// A manual page per command, each with its options and its examples in an EXAMPLES section
+/// that keeps their lines; `--dir` writes them all, and every page the first refers to exists.
+#[test]
+fn every_command_has_its_manual_page_with_examples_as_written() {
+    let out = nqueens().args(["man", "count"]).assert().success();
+    let page = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(page.contains(".TH nqueens-count 1"), "{page}");
+    assert!(page.contains("\\-\\-checkpoint"), "no options: {page}");
+    assert!(!page.contains(".SH EXTRA"), "{page}");
+    let examples = page
+        .split(".SH EXAMPLES\n.nf\n")
+        .nth(1)
+        .expect("an EXAMPLES section");
+    // Each example and its explanation on one line, as the help lays them out.
+    assert!(
+        examples
+            .lines()
+            .any(|l| l.contains("nqueens count 8 ") && l.ends_with("of the 8\\-queens problem")),
+        "{examples}"
+    );
+    let (dir, _) = scratch("pages");
+    let out = nqueens()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let written = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert_eq!(written.lines().count(), 9, "{written}");
+    let top = fs::read_to_string(dir.path().join("nqueens.1")).unwrap();
+    let named: Vec<&str> = top
+        .split("nqueens\\-")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("(1)").map(|(name, _)| name))
+        .collect();
+    assert_eq!(named.len(), 8, "{top}");
+    for name in named {
+        let page = fs::read_to_string(dir.path().join(format!("nqueens-{name}.1"))).unwrap();
+        assert!(page.contains(&format!(".TH nqueens-{name} 1")), "{page}");
+        assert!(page.contains(".SH OPTIONS"), "{page}");
+    }
+    nqueens()
+        .args(["man", "counting"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("counting"));
     nqueens()
         .args(["completions", "tcsh"])
         .assert()

@@ -106,9 +106,42 @@ enum CliCommand {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page in roff (e.g. `nqueens man > nqueens.1; man ./nqueens.1`)
-    Man,
+    /// Print a manual page in roff (`nqueens man count > nqueens-count.1; man
+    /// ./nqueens-count.1`), or write every page into a folder (`--dir`)
+    #[command(after_help = MAN_EXAMPLES)]
+    Man(ManArgs),
 }
+
+const MAN_EXAMPLES: &str = "Examples:
+  nqueens man > nqueens.1                 the program's page
+  nqueens man count > nqueens-count.1     the page of count (or merge, status, …)
+  nqueens man --dir /usr/local/share/man/man1
+                                          every page, nqueens.1 and nqueens-COMMAND.1
+";
+
+#[derive(Debug, Args)]
+struct ManArgs {
+    /// The command whose page to print [default: the program's own page]
+    #[arg(value_name = "COMMAND", value_parser = clap::builder::PossibleValuesParser::new(PAGES),
+          conflicts_with = "dir")]
+    command: Option<String>,
+
+    /// Write every page into DIR (nqueens.1, nqueens-count.1, …) instead of printing one
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// The commands that have a manual page of their own: every one (a test holds the list to them).
+const PAGES: [&str; 8] = [
+    "count",
+    "merge",
+    "status",
+    "bench",
+    "solve",
+    "estimate",
+    "completions",
+    "man",
+];
 
 #[derive(Debug, Args)]
 struct EstimateArgs {
@@ -383,12 +416,20 @@ pub fn parse() -> Result<Command, clap::Error> {
             clap_complete::generate(shell, &mut Cli::command(), "nqueens", &mut text);
             Command::Print(text)
         }
-        CliCommand::Man => {
-            let mut text = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut text)
-                .map_err(|e| Cli::command().error(clap::error::ErrorKind::Io, e))?;
-            Command::Print(text)
+        CliCommand::Man(args) => {
+            let pages = crate::manual::pages(Cli::command());
+            match (args.dir, args.command) {
+                (Some(dir), _) => Command::WritePages {
+                    dir,
+                    pages: pages.into_iter().map(|p| (p.file, p.roff)).collect(),
+                },
+                (None, command) => {
+                    let file =
+                        command.map_or("nqueens.1".to_string(), |c| format!("nqueens-{c}.1"));
+                    let page = pages.into_iter().find(|p| p.file == file);
+                    Command::Print(page.expect("every command has a page").roff)
+                }
+            }
         }
         CliCommand::Count(args) if args.shard.is_some() => count_shard(args)?,
         CliCommand::Count(args) => count(args)?,
@@ -769,6 +810,15 @@ fn test_seam<T: std::str::FromStr>(name: &str) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_command_has_a_manual_page_by_its_name() {
+        let names: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        assert_eq!(names, PAGES);
+    }
 
     #[test]
     fn sizes() {

@@ -16,6 +16,11 @@ use crate::bench;
 pub enum Command {
     /// Write this text to stdout as it is (a completion script, the manual page).
     Print(Vec<u8>),
+    /// Write each `(file name, contents)` of `pages` into the folder `dir` (the manual pages).
+    WritePages {
+        dir: PathBuf,
+        pages: Vec<(String, Vec<u8>)>,
+    },
     /// Count every solution for each board size in `sizes`.
     Count {
         sizes: RangeInclusive<u32>,

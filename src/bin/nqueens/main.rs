@@ -13,6 +13,7 @@ mod files;
 mod interrupt;
 mod limits;
 mod longrun;
+mod manual;
 mod progress;
 mod report;
 mod streams;

@@ -22,6 +22,7 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             out.write_all(&text).and_then(|()| out.flush())?;
             Ok(Exit::Success)
         }
+        Command::WritePages { dir, pages } => write_pages(&dir, &pages),
         Command::Count {
             sizes,
             options,
@@ -72,4 +73,24 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             trace,
         } => solve::run(n, &options, format, trace),
     }
+}
+
+/// Writes each page into `dir` (made if missing), naming each file on stdout as it is written.
+fn write_pages(dir: &std::path::Path, pages: &[(String, Vec<u8>)]) -> Result<Exit, Error> {
+    let failed = |source| Error::File {
+        what: "write",
+        path: dir.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    for (name, text) in pages {
+        let path = dir.join(name);
+        crate::files::write(&path, text).map_err(|source| Error::File {
+            what: "write",
+            path: path.clone(),
+            source,
+        })?;
+        crate::streams::print(format!("{}\n", path.display()))?;
+    }
+    Ok(Exit::Success)
 }
