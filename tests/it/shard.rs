@@ -704,9 +704,10 @@ done
 min=$(printf '%s\n' "${ids[@]}" | sort -n | head -1)
 max=$(printf '%s\n' "${ids[@]}" | sort -n | tail -1)
 for id in "${ids[@]}"; do
+  log=${output//%a/$id}
   SLURM_JOB_ID=1 SLURM_ARRAY_JOB_ID=1 SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=$min \
     SLURM_ARRAY_TASK_MAX=$max SLURM_ARRAY_TASK_COUNT=${#ids[@]} SLURM_CPUS_PER_TASK=1 \
-    bash "$script" >/dev/null
+    bash "$script" >> "${log//%A/1}" 2>&1
 done
 echo 1
 "#;
@@ -728,31 +729,43 @@ fn slurm_example(
     args: &[&str],
     submit: bool,
 ) -> (String, String) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slurm/count.sbatch");
+    let (program, all): (&str, Vec<&str>) = if submit {
+        ("sbatch", [args, &[script]].concat())
+    } else {
+        ("bash", [&[script], args].concat())
+    };
+    in_fake_slurm(dir, vars, program, &all)
+}
+
+/// Runs `program args` in `dir` where sbatch and srun are the fakes above (and nqueens the one
+/// built), with `vars`; returns its stdout and the sbatch log.
+fn in_fake_slurm(
+    dir: &Path,
+    vars: &[(&str, &str)],
+    program: &str,
+    args: &[&str],
+) -> (String, String) {
     use std::os::unix::fs::PermissionsExt;
     let bin = dir.join("bin");
     fs::create_dir_all(&bin).unwrap();
-    let sbatch = bin.join("sbatch");
-    fs::write(&sbatch, FAKE_SBATCH).unwrap();
-    fs::set_permissions(&sbatch, fs::Permissions::from_mode(0o755)).unwrap();
-    let srun = bin.join("srun");
-    fs::write(&srun, FAKE_SRUN).unwrap();
-    fs::set_permissions(&srun, fs::Permissions::from_mode(0o755)).unwrap();
+    for (name, text) in [("sbatch", FAKE_SBATCH), ("srun", FAKE_SRUN)] {
+        fs::write(bin.join(name), text).unwrap();
+        fs::set_permissions(bin.join(name), fs::Permissions::from_mode(0o755)).unwrap();
+    }
     let nqueens_dir = crate::util::binary().parent().unwrap().to_path_buf();
-    let path = std::env::join_paths([bin, nqueens_dir].into_iter().chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
+    let path = std::env::join_paths([bin.clone(), nqueens_dir].into_iter().chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slurm/count.sbatch");
     let log = dir.join("sbatch.log");
-    let mut cmd = if submit {
-        let mut cmd = Process::new(&sbatch);
-        cmd.args(args).arg(script);
-        cmd
+    let program = if program == "sbatch" {
+        bin.join("sbatch")
     } else {
-        let mut cmd = Process::new("bash");
-        cmd.arg(script).args(args);
-        cmd
+        PathBuf::from(program)
     };
+    let mut cmd = Process::new(program);
+    cmd.args(args);
     for var in LAUNCHER_VARS.iter().chain(&["SLURM_JOB_ID"]) {
         cmd.env_remove(var);
     }
@@ -861,16 +874,31 @@ fn the_slurm_example_resubmits_one_index_as_that_shard_and_never_leaves_a_stale_
         log.contains("cannot merge: missing 2 shards of 3: 1, 3"),
         "{log}"
     );
-    // It says how to go on: the missing indices, then the merge again.
+    // It says how to go on: the missing indices, then the command that counts them and merges
+    // again, with the folder and the script by their full paths.
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slurm/count.sbatch");
+    let advice = format!(
+        "N=11 SHARDS=3 DIR={} ARRAY=1,3 bash {script}",
+        fs::canonicalize(&run).unwrap().display()
+    );
     assert!(
         log.contains("count the missing shards (1,3) and merge again with:")
-            && log.contains("N=11 SHARDS=3 DIR=nqueens-n11-k3 ARRAY=1,3 bash count.sbatch"),
-        "{log}"
+            && log.contains(&advice),
+        "{advice}\n{log}"
     );
-    // Once the missing shards are counted, the merge-only rerun gives the count.
-    slurm_example(dir.path(), &vars, &["--array=1"], true);
-    slurm_example(dir.path(), &vars, &["--array=3"], true);
-    slurm_example(dir.path(), &merge_only, &[], false);
+    // That command runs as printed from another folder: it counts the missing shards (each
+    // index logging to its own file in the run's folder) and merges.
+    let elsewhere = dir.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    in_fake_slurm(&elsewhere, &[], "bash", &["-c", &advice]);
+    assert!(
+        fs::read_dir(&elsewhere).unwrap().all(|e| {
+            let name = e.unwrap().file_name();
+            ["bin", "sbatch.log", "sbatch.log.srun"].contains(&name.to_str().unwrap())
+        }),
+        "files landed outside the run's folder"
+    );
+
     let rows = crate::util::table(&fs::read_to_string(run.join("result.txt")).unwrap());
     assert_eq!(
         (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
@@ -898,6 +926,20 @@ fn the_slurm_example_resubmits_indices_with_the_run_s_own_settings() {
         );
     }
     assert!(calls[calls.len() - 1].contains("--qos=low"), "{log}");
+    // One log per shard index in the run's folder, which each run of that index appends to.
+    let runs_in = |i: u32| {
+        let log = fs::read_to_string(run.join(format!("shard-{i}.log"))).unwrap_or_default();
+        log.matches(&format!("shard {i}/3 of n = 11: ")).count()
+    };
+    assert_eq!((runs_in(1), runs_in(2), runs_in(3)), (1, 2, 2));
+    let outside: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            !["bin", "sbatch.log", "sbatch.log.srun", "nqueens-n11-k3"].contains(&name.as_str())
+        })
+        .collect();
+    assert!(outside.is_empty(), "outside the run's folder: {outside:?}");
     let rows = crate::util::table(&fs::read_to_string(run.join("result.txt")).unwrap());
     assert_eq!(
         (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),

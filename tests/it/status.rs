@@ -79,12 +79,28 @@ fn status_tells_done_under_way_stalled_and_not_started_shards() {
         serde_json::json!([])
     );
 
-    // The text fits 80 columns and gives the command that submits the rest again.
+    // The text fits 80 columns (but the command, one line to copy) and gives the command that
+    // submits the rest again, with the folder by its full path and the script the folder's
+    // settings name, so that it runs from anywhere.
+    std::fs::write(
+        dir.path().join("settings"),
+        "CPUS=2\nSCRIPT=/opt/my jobs/count.sbatch\n",
+    )
+    .unwrap();
     let out = nqueens().arg("status").arg(dir.path()).assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
-    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    assert!(
+        text.lines()
+            .all(|l| l.chars().count() <= 80 || l.starts_with("ARRAY=")),
+        "{text}"
+    );
     assert!(text.contains("done              3  1, 2, 3"), "{text}");
-    assert!(text.contains("ARRAY=4-8 N=17 SHARDS=8 DIR="), "{text}");
+    let full = std::fs::canonicalize(dir.path()).unwrap();
+    let again = format!(
+        "ARRAY=4-8 N=17 SHARDS=8 DIR={} bash '/opt/my jobs/count.sbatch'",
+        full.display()
+    );
+    assert!(text.lines().any(|l| l == again), "{again}\n{text}");
 }
 
 #[test]

@@ -49,17 +49,7 @@ pub fn table(stdout: &str) -> Vec<std::collections::HashMap<String, String>> {
         .collect();
     assert_eq!(
         header,
-        [
-            "n",
-            "total",
-            "unique",
-            "verified",
-            "seconds",
-            "threads",
-            "subproblems",
-            "depth",
-            "engine"
-        ],
+        ["n", "total", "unique", "verified", "seconds", "threads", "engine"],
         "{stdout}"
     );
     lines

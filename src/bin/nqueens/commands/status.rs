@@ -33,17 +33,39 @@ fn readable(seconds: f64) -> String {
     }
 }
 
-/// The command that submits the shards to count again, from where the user stands.
+/// The command that submits the shards to count again, from wherever it is run: the folder by
+/// its full path, and the script that laid it out by the path it recorded in the folder's
+/// `settings` (`count.sbatch`, to be found, where the folder has none).
 fn resubmit(s: &Status, dirs: &[PathBuf]) -> Option<String> {
     let array = s.array();
     (!array.is_empty()).then(|| {
+        let dir = std::fs::canonicalize(&dirs[0]).unwrap_or_else(|_| dirs[0].clone());
+        let script = std::fs::read_to_string(dirs[0].join("settings"))
+            .ok()
+            .and_then(|settings| {
+                let line = settings.lines().rev().find(|l| l.starts_with("SCRIPT="))?;
+                Some(line["SCRIPT=".len()..].to_string())
+            })
+            .unwrap_or_else(|| "count.sbatch".to_string());
         format!(
-            "ARRAY={array} N={} SHARDS={} DIR={} bash examples/slurm/count.sbatch",
+            "ARRAY={array} N={} SHARDS={} DIR={} bash {}",
             s.n,
             s.shards,
-            dirs[0].display()
+            quoted(&dir.to_string_lossy()),
+            quoted(&script)
         )
     })
+}
+
+/// `word` as the shell reads it back: as it is when it holds only safe characters, otherwise in
+/// single quotes.
+fn quoted(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+,:=@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// The status as lines of at most 80 columns.
