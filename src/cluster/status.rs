@@ -56,22 +56,27 @@ pub struct Status {
     pub stalled: Vec<u32>,
     /// Share of the whole work done, by the plan's prices.
     pub share: f64,
+    /// Share of the whole work whose CPU time is known: the results', and the work of the
+    /// checkpoints of runs that stopped (a run records its time when it stops).
+    pub timed_share: f64,
     /// CPU seconds spent: the results' and the checkpoints' time lines.
     pub cpu_seconds: f64,
-    /// Seconds since the oldest file of the campaign changed.
+    /// Seconds since the campaign began (see [`Status::wall_left_seconds`]).
     pub elapsed_seconds: f64,
     /// Files that are not of this run, or could not be read, with why.
     pub problems: Vec<String>,
 }
 
 impl Status {
-    /// CPU seconds left at the rate so far: the CPU spent per share done, times the share left.
+    /// CPU seconds left at the rate so far: the CPU spent per share of timed work, times the
+    /// share left; `None` until some work's time is known.
     pub fn cpu_left_seconds(&self) -> Option<f64> {
-        (self.share > 0.0).then(|| self.cpu_seconds * (1.0 - self.share) / self.share)
+        (self.timed_share > 0.0 && self.cpu_seconds > 0.0)
+            .then(|| self.cpu_seconds * (1.0 - self.share) / self.timed_share)
     }
 
-    /// Wall seconds left at the campaign's rate so far (share done per second since its oldest
-    /// file).
+    /// Wall seconds left at the campaign's rate so far (share done per second since it began:
+    /// its first checkpoint was made, or its first result's shard started).
     pub fn wall_left_seconds(&self) -> Option<f64> {
         (self.share > 0.0 && self.elapsed_seconds > 0.0)
             .then(|| self.elapsed_seconds * (1.0 - self.share) / self.share)
@@ -110,6 +115,8 @@ fn ranges(indices: &[u32]) -> String {
 struct Found {
     path: PathBuf,
     modified: SystemTime,
+    /// When the file was made, where the file system says (`statx`), else `modified`.
+    born: SystemTime,
 }
 
 /// The run a checkpoint's header names: n, engine, split depth, K and shard.
@@ -158,6 +165,7 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
             let found = Found {
                 path,
                 modified: meta.modified().unwrap_or(now),
+                born: meta.created().or_else(|_| meta.modified()).unwrap_or(now),
             };
             match found.path.extension().and_then(|e| e.to_str()) {
                 Some("json") => results.push(found),
@@ -209,6 +217,9 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
     let whole: u128 = prices.iter().sum::<u128>().max(1);
     let mut done_work = 0u128;
     let mut cpu = 0.0;
+    // The work whose CPU time is known: a running shard's checkpoint records its time only
+    // when the run stops, so its work so far has none yet.
+    let mut timed_work = 0u128;
     let mut done = BTreeSet::new();
     let mut oldest = now;
     for (r, found) in &read {
@@ -219,11 +230,17 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
         let Ok(shard) = r.shard() else { continue };
         if done.insert(shard.index()) {
             done_work += shard_price(shard);
+            timed_work += shard_price(shard);
             cpu += r
                 .cpu_seconds
                 .unwrap_or(r.elapsed_seconds * r.threads as f64);
         }
-        oldest = oldest.min(found.modified);
+        // A result is written when its shard ends: the shard began its wall time before.
+        let began = Duration::try_from_secs_f64(r.elapsed_seconds)
+            .ok()
+            .and_then(|wall| found.modified.checked_sub(wall))
+            .unwrap_or(found.modified);
+        oldest = oldest.min(began);
     }
     let mut under_way = BTreeMap::new();
     let mut stalled = Vec::new();
@@ -239,7 +256,7 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
             problems.push(format!("{}: of another run", found.path.display()));
             continue;
         }
-        oldest = oldest.min(found.modified);
+        oldest = oldest.min(found.born);
         if done.contains(&shard.index()) {
             continue;
         }
@@ -249,7 +266,13 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
             Ok(saved) => {
                 let work: u128 = saved.finished.keys().map(|&id| prices[id]).sum();
                 done_work += work;
-                cpu += saved.earlier().1.as_secs_f64();
+                let (_, spent) = saved.earlier();
+                if !spent.is_zero() {
+                    // Stopped at least once: its time covers the work of its earlier runs,
+                    // near enough all it holds (a run now under way adds records untimed).
+                    cpu += spent.as_secs_f64();
+                    timed_work += work;
+                }
                 let own = shard_price(shard).max(1);
                 under_way.insert(shard.index(), work as f64 / own as f64);
                 let still = now.duration_since(found.modified).unwrap_or_default();
@@ -272,6 +295,7 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
         not_started,
         stalled,
         share: done_work as f64 / whole as f64,
+        timed_share: timed_work as f64 / whole as f64,
         cpu_seconds: cpu,
         elapsed_seconds: now.duration_since(oldest).unwrap_or_default().as_secs_f64(),
         problems,

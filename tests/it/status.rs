@@ -115,3 +115,31 @@ fn status_of_an_empty_folder_says_so() {
             "no shard results (.json) or checkpoints",
         ));
 }
+
+/// A run under way records its CPU time only when it stops (or each minute): a campaign with
+/// only such work has spent CPU that no file shows yet, so the CPU left is not guessed from it.
+#[test]
+fn the_cpu_left_is_not_guessed_from_runs_that_have_not_recorded_their_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // Killed outright after 5 subproblems: their records are there, no time line.
+    let script = format!(
+        "NQUEENS_TEST_HOLD_AFTER=5 '{}' count 17 --shard 2/4 -j 1 -q --checkpoint '{}' -o '{}' \
+         & pid=$!; sleep 1; kill -KILL $pid; wait $pid",
+        binary().display(),
+        dir.path().join("shard-2.ckpt").display(),
+        dir.path().join("shard-2.json").display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(137), "{out:?}");
+    let s = json(dir.path(), &[]);
+    assert!(s["share_done"].as_f64().unwrap() > 0.0, "{s}");
+    assert_eq!(s["cpu_seconds"], 0.0);
+    assert_eq!(s["cpu_left_seconds"], Value::Null, "{s}");
+    let out = nqueens().arg("status").arg(dir.path()).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let left = text.lines().find(|l| l.starts_with("left ")).unwrap();
+    assert!(!left.contains("of CPU"), "{text}");
+}

@@ -103,18 +103,32 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
             listed(&s.not_started)
         ),
         format!("stalled     {:>7}  {}", s.stalled.len(), listed(&s.stalled)),
-        format!("CPU spent   {}", readable(s.cpu_seconds)),
+        // A run under way records its CPU time when it stops.
+        format!(
+            "CPU spent   {} (by the results and the stopped runs)",
+            readable(s.cpu_seconds)
+        ),
     ];
-    match (s.cpu_left_seconds(), s.wall_left_seconds()) {
-        (Some(cpu), Some(wall)) => lines.push(format!(
-            "left        {} of CPU, {} of wall time at the rate so far",
-            readable(cpu),
-            readable(wall)
-        )),
-        _ => lines.push("left        unknown: no work done yet".to_string()),
-    }
+    let left = |what: Option<f64>, of: &str| what.map(|t| format!("{} of {of}", readable(t)));
+    let known: Vec<String> = [
+        left(s.cpu_left_seconds(), "CPU"),
+        left(s.wall_left_seconds(), "wall time"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    lines.push(match known.len() {
+        _ if s.not_started.is_empty() && s.under_way.is_empty() => {
+            "left        nothing: every shard is done".to_string()
+        }
+        0 => "left        unknown: no work done yet".to_string(),
+        _ => format!("left        {} at the rate so far", known.join(", ")),
+    });
     if let Some(again) = resubmit(s, dirs) {
-        lines.push(format!("submit again (not started or stalled):\n{again}"));
+        // The files cannot show what waits in the queue: resubmit what is not there.
+        lines.push(format!(
+            "submit again what is not queued (not started or stalled):\n{again}"
+        ));
     }
     for problem in s.problems.iter().take(5) {
         lines.push(format!("warning: {problem}"));
