@@ -535,3 +535,44 @@ fn a_resumed_shard_reports_the_time_of_all_its_runs() {
     assert!(cpu > 0.0, "{cpu}");
     assert!(fs::read_to_string(&path).unwrap().contains("\ntime 2 "));
 }
+
+/// A count priced at over an hour on its threads says so before it starts, with the command
+/// that measures it closer. n = 23 takes hours on two threads of any machine; the run is held
+/// before its first subproblem and stopped once the line is out.
+#[test]
+fn a_count_of_over_an_hour_says_how_long_before_it_starts() {
+    use std::io::{BufRead, BufReader};
+    let args: Vec<String> = ["count", "23", "-j", "2"].map(String::from).to_vec();
+    let mut child = spawn_with(&args, &[("NQUEENS_TEST_HOLD_AFTER", "0")]);
+    let stderr = child.stderr.take().unwrap();
+    // Without the line the run would wait for its signal forever: it gets one in two minutes.
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    let (done, watchdog) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if watchdog
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .is_err()
+        {
+            // SAFETY: kill(2) only signals the child, which the test has not waited for yet.
+            unsafe { libc::kill(pid, libc::SIGINT) };
+        }
+    });
+    let mut said = String::new();
+    for line in BufReader::new(stderr).lines() {
+        let line = line.unwrap();
+        said += &line;
+        if line.contains("will take about") {
+            break;
+        }
+    }
+    drop(done);
+    watchdog.join().unwrap();
+    send(&child, "INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert!(
+        said.starts_with("n = 23: this count will take about ")
+            && said.contains(" h on 2 threads (95% interval ")
+            && said.ends_with("to measure it closer first: nqueens estimate 23 -j 2 --seconds 60"),
+        "{said}"
+    );
+}

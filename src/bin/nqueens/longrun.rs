@@ -21,8 +21,52 @@ pub fn count(
     interrupt: &Interrupt,
 ) -> Result<Counts, Error> {
     let plan = nqueens::plan(n, options)?;
-    let finished = execute(&plan, Selection::all(), options, watch, interrupt)?;
+    let finished = execute_priced(&plan, Selection::all(), options, watch, interrupt, true)?;
     Ok(finished.counts(&plan, options.threads, options.count_nodes))
+}
+
+/// Boards from which a count is priced before it runs: below, a count takes minutes at most
+/// on one core of any machine in use, and the sample would be a noticeable share of it.
+const PRICED_FROM: u32 = 22;
+
+/// Seconds of sampling that price a count before it runs (at least three draws).
+const PRICE_SECONDS: f64 = 3.0;
+
+/// A count priced above this many seconds of wall time is announced.
+const ANNOUNCED_ABOVE: f64 = 3_600.0;
+
+/// What is left of the count of `run` (a run of `plan`), priced by a short sample: one line with
+/// its expected wall time on its threads and the command that measures it closer, when that
+/// is over an hour; `None` otherwise, or when it cannot be priced.
+fn price(plan: &Plan, run: &Run, options: &Options) -> Option<String> {
+    let sample = nqueens::estimate::estimate_plan(plan, options, PRICE_SECONDS, 1).ok()?;
+    // The sample prices the whole plan; what is left of it is by the plan's costs.
+    let costs = plan.costs();
+    let cost = |piece: Piece| costs.get(piece.id).copied().unwrap_or(0.0);
+    let whole: f64 = plan.pieces().map(cost).sum();
+    let done: f64 = run.resumed().map(|(piece, _)| cost(piece)).sum();
+    let left: f64 = run.selected().map(cost).sum::<f64>() - done;
+    let share = if whole > 0.0 { left / whole } else { 1.0 };
+    let threads = options.threads.max(1) as f64;
+    let (wall, margin) = (
+        sample.cpu * share / threads,
+        sample.margin * share / threads,
+    );
+    let hours = |s: f64| format!("{:.1} h", s / 3_600.0);
+    (wall > ANNOUNCED_ABOVE).then(|| {
+        format!(
+            "n = {}: this count will take about {} on {} (95% interval {} to {}, from a {} s \
+             sample); to measure it closer first: nqueens estimate {} -j {} --seconds 60",
+            plan.n(),
+            hours(wall),
+            crate::report::plural(options.threads, "thread"),
+            hours((wall - margin).max(0.0)),
+            hours(wall + margin),
+            PRICE_SECONDS,
+            plan.n(),
+            options.threads
+        )
+    })
 }
 
 /// Runs `selection` of `plan`: resumed from and recorded to the checkpoint if there is one,
@@ -33,6 +77,19 @@ pub fn execute(
     options: &Options,
     watch: &Watch,
     interrupt: &Interrupt,
+) -> Result<Finished, Error> {
+    execute_priced(plan, selection, options, watch, interrupt, false)
+}
+
+/// [`execute`], first saying how long it will take when `priced` and that is over an hour (a
+/// whole count; a campaign sizes its shards with `estimate`).
+fn execute_priced(
+    plan: &Plan,
+    selection: Selection<'_>,
+    options: &Options,
+    watch: &Watch,
+    interrupt: &Interrupt,
+    priced: bool,
 ) -> Result<Finished, Error> {
     if let Some(why) = plan.fell_back() {
         progress::note(&format!(
@@ -57,6 +114,11 @@ pub fn execute(
                 path.display(),
                 run.selected().count()
             ));
+        }
+    }
+    if priced && !watch.quiet && plan.n() >= PRICED_FROM {
+        if let Some(line) = price(plan, &run, options) {
+            progress::note(&line);
         }
     }
     let progress = Progress::start(plan, &run, Mode::choose(watch.quiet, watch.progress));
