@@ -100,3 +100,73 @@ mod tests {
         assert!(m.dispatch.starts_with("backtrack ") && m.dispatch.contains("; join "));
     }
 }
+
+/// The CPU time the whole machine and this process had spent at one moment, so that the CPU
+/// other processes took between then and later can be told: their work slows the runs, and a
+/// load average sampled once before the benchmark does not show it.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuMark {
+    machine: f64,
+    own: f64,
+}
+
+impl CpuMark {
+    /// Now; `None` where the system does not say (it is read from `/proc/stat` on Linux).
+    pub fn now() -> Option<CpuMark> {
+        Some(CpuMark {
+            machine: machine_busy_seconds()?,
+            own: own_cpu_seconds()?,
+        })
+    }
+
+    /// CPU seconds other processes took since this mark (never below 0: the two clocks tick
+    /// apart).
+    pub fn others_since(&self) -> Option<f64> {
+        let now = CpuMark::now()?;
+        Some(((now.machine - self.machine) - (now.own - self.own)).max(0.0))
+    }
+}
+
+/// CPU seconds every core of the machine has been busy since boot: the first line of
+/// `/proc/stat` (user, nice, system, irq, softirq and steal, in clock ticks; not idle or iowait).
+#[cfg(target_os = "linux")]
+fn machine_busy_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let fields: Vec<f64> = stat
+        .lines()
+        .next()?
+        .strip_prefix("cpu ")?
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal (guest time is inside user already).
+    let busy: f64 = [0, 1, 2, 5, 6, 7]
+        .iter()
+        .filter_map(|&i| fields.get(i))
+        .sum();
+    // SAFETY: sysconf only reads a system constant.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (ticks > 0).then(|| busy / ticks as f64)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn machine_busy_seconds() -> Option<f64> {
+    None
+}
+
+/// CPU seconds this process has spent, every thread counted.
+#[cfg(unix)]
+fn own_cpu_seconds() -> Option<f64> {
+    // SAFETY: getrusage writes into the zeroed struct it is given and reads nothing else.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::getrusage(libc::RUSAGE_SELF, &mut usage) == 0).then_some(usage)
+    }?;
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+}
+
+#[cfg(not(unix))]
+fn own_cpu_seconds() -> Option<f64> {
+    None
+}

@@ -75,6 +75,9 @@ pub struct Row {
     pub subproblems_per_second: f64,
     /// Rows pre-placed by the plan.
     pub split_depth: u32,
+    /// CPU seconds other processes took during the timed runs (`None` where the system does
+    /// not say): what they took was not this machine's to give the runs.
+    pub others_cpu_seconds: Option<f64>,
 }
 
 impl Row {
@@ -106,6 +109,7 @@ impl Row {
             subproblems: counts.subproblems,
             subproblems_per_second: counts.subproblems as f64 / median,
             split_depth: counts.split_depth,
+            others_cpu_seconds: None,
         }
     }
 }

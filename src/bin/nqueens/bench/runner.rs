@@ -129,6 +129,7 @@ pub fn run(
     })?;
     for threads in threads {
         let mut times = Vec::with_capacity(settings.runs);
+        let mut others = Some(0.0);
         let mut first = None;
         for index in 0..per_thread_count {
             let warmup = index < settings.warmup;
@@ -139,15 +140,20 @@ pub fn run(
             })?;
             // Counting the queens placed costs a few percent: only the first run does it, which
             // is a warm-up run unless there are none.
+            let mark = super::machine::CpuMark::now();
             let counts = count(n, threads, Some(bench.engine), expected, index == 0)?;
             if !warmup {
                 times.push(counts.elapsed.as_secs_f64());
+                let took = mark.and_then(|m| m.others_since());
+                others = others.zip(took).map(|(sum, took)| sum + took);
             }
             first.get_or_insert(counts);
         }
         let counts = first.expect("at least one run");
         let baseline = bench.results.first().map(|r| r.median_seconds);
-        bench.results.push(Row::new(times, &counts, baseline));
+        let mut row = Row::new(times, &counts, baseline);
+        row.others_cpu_seconds = others;
+        bench.results.push(row);
         on(Event::Row { bench: &bench })?;
     }
     Ok(bench)

@@ -67,6 +67,45 @@ pub fn startup_warning(bench: &Bench) -> Option<String> {
     })
 }
 
+/// The share of the machine's CPU time others may take during a thread count's runs before
+/// their times are suspect.
+const BUSY_SHARE: f64 = 0.05;
+
+/// `/proc/stat` counts in clock ticks of 1/100 s (USER_HZ on Linux), per core: each run's
+/// reading of the others' time may be off by a tick per core and one more.
+const TICK: f64 = 0.01;
+
+/// A warning when other processes took more than [`BUSY_SHARE`] of the machine's CPU time
+/// during the timed runs of some thread counts: those runs shared the cores, and their times
+/// (and the speedup and efficiency from them) are not this machine's.
+pub fn busy_warning(bench: &Bench) -> Option<String> {
+    let cores = bench.machine.logical_cores.max(1) as f64;
+    let busy: Vec<String> = bench
+        .results
+        .iter()
+        .filter_map(|row| {
+            let others = row.others_cpu_seconds?;
+            let capacity = cores * row.times_seconds.iter().sum::<f64>();
+            let share = others / capacity.max(f64::MIN_POSITIVE);
+            let unsure = row.times_seconds.len() as f64 * (cores + 1.0) * TICK;
+            (others > BUSY_SHARE * capacity + unsure).then(|| {
+                format!(
+                    "{:.0}% during the {}-thread runs ({others:.1} CPU-seconds)",
+                    100.0 * share,
+                    row.threads
+                )
+            })
+        })
+        .collect();
+    (!busy.is_empty()).then(|| {
+        format!(
+            "warning: other processes took the machine's CPU: {}; those times, speedups and \
+             efficiencies are lower than this machine's: run bench on an idle machine",
+            busy.join(", ")
+        )
+    })
+}
+
 /// What was measured, in one line: n and how it was chosen, engine, runs.
 pub fn describe(bench: &Bench) -> String {
     let chosen = match &bench.calibration {
@@ -153,6 +192,39 @@ mod tests {
             "{text}"
         );
         assert_eq!(startup_warning(&bench), None);
+    }
+
+    /// Others' CPU time above 5% of the machine's during a thread count's runs is warned of,
+    /// naming the thread counts; a little, or none measured, is not.
+    #[test]
+    fn runs_that_shared_the_machine_are_warned_of() {
+        let mut bench = example();
+        assert_eq!(busy_warning(&bench), None);
+        // 4 cores × 2.15 s of 2-thread runs: 8.6 CPU-seconds; others took 4.3 of them.
+        bench.results[1].others_cpu_seconds = Some(4.3);
+        bench.results[2].others_cpu_seconds = Some(0.1);
+        let warning = busy_warning(&bench).expect("half the machine was taken");
+        assert!(
+            warning.contains("50% during the 2-thread runs (4.3 CPU-seconds)")
+                && !warning.contains("4-thread"),
+            "{warning}"
+        );
+    }
+
+    /// The mark sees the CPU another process takes, not this process's own.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_cpu_mark_tells_others_from_this_process() {
+        use crate::bench::machine::CpuMark;
+        let mark = CpuMark::now().expect("Linux says");
+        // Another process busy for about half a second of CPU.
+        let status = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let others = mark.others_since().unwrap();
+        assert!(others >= 0.05, "{others}");
     }
 
     #[test]

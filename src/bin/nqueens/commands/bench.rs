@@ -62,7 +62,10 @@ pub fn run(settings: &Settings, exports: &[Export]) -> Result<Exit, Error> {
     let mut out = crate::streams::stdout()?;
     writeln!(out)?;
     write!(out, "{}", table::table(&bench))?;
-    if let Some(warning) = table::startup_warning(&bench) {
+    for warning in [table::startup_warning(&bench), table::busy_warning(&bench)]
+        .into_iter()
+        .flatten()
+    {
         crate::streams::say(&warning);
     }
     Ok(Exit::Success)
