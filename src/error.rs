@@ -57,6 +57,16 @@ pub enum Error {
         /// The engine asked for.
         engine: Engine,
     },
+    /// A decomposition asked for that this board or engine does not have.
+    #[error("n = {n} has no {decomposition} decomposition: {why}")]
+    Decomposition {
+        /// Board size.
+        n: u32,
+        /// The decomposition asked for.
+        decomposition: crate::Decomposition,
+        /// Why not.
+        why: &'static str,
+    },
     /// The join engine's smallest working set would not fit in its memory budget.
     #[error("the join engine for n = {n} needs at least {} of memory{}", mib(*needed), available.map_or(String::new(), |a| format!(", {} allowed", mib(a))))]
     JoinTooLarge {

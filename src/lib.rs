@@ -57,7 +57,7 @@ pub use engines::Engine;
 pub use error::{check_n, Error, Interrupted};
 pub use exec::{Observer, Tally};
 pub use kernel::Search;
-pub use options::{default_threads, Options};
+pub use options::{default_threads, Decomposition, Options};
 pub use plan::{Piece, Plan, MAX_SPLIT_DEPTH};
 
 /// The largest board: one `u32` per attack set.

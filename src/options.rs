@@ -73,6 +73,48 @@ pub struct Options {
     /// Bytes the join engine may hold (its table, if any, and its threads' pieces); `None` is
     /// half of what this process may take (the join engine's default budget).
     pub memory: Option<u64>,
+    /// How the join engine counts an even board's units.
+    pub decomposition: Decomposition,
+}
+
+/// How the join engine counts the units of an even board: whole, or by their quarter turn
+/// (design.md). The two are independent computations of one total, with plans of their own
+/// fingerprint: a count confirmed by the other decomposition does not repeat a mistake of the
+/// first. Odd boards, and the other engines, have one decomposition only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Decomposition {
+    /// The faster of the two for n: the quarter turn from n = 26, whole units below.
+    #[default]
+    Fastest,
+    /// Every unit of an even board by its quarter turn.
+    QuarterTurn,
+    /// Every unit of an even board whole.
+    Whole,
+}
+
+impl Decomposition {
+    /// Every decomposition, the default first.
+    pub const ALL: [Decomposition; 3] = [
+        Decomposition::Fastest,
+        Decomposition::QuarterTurn,
+        Decomposition::Whole,
+    ];
+
+    /// Its name on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decomposition::Fastest => "fastest",
+            Decomposition::QuarterTurn => "quarter-turn",
+            Decomposition::Whole => "whole",
+        }
+    }
+}
+
+impl std::fmt::Display for Decomposition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Options {
@@ -106,6 +148,14 @@ impl Options {
             ..self
         }
     }
+
+    /// These options with the join engine's `decomposition` of even boards.
+    pub fn with_decomposition(self, decomposition: Decomposition) -> Options {
+        Options {
+            decomposition,
+            ..self
+        }
+    }
 }
 
 impl Default for Options {
@@ -116,6 +166,7 @@ impl Default for Options {
             split_depth: None,
             count_nodes: false,
             memory: None,
+            decomposition: Decomposition::Fastest,
         }
     }
 }

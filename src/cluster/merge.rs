@@ -556,18 +556,16 @@ fn complete(
 fn held_to_plan(results: &[(String, PartialResult)], threads: usize) -> Result<Plan, Error> {
     let first = &results[0].1;
     let mut foreign = Vec::new();
-    let options = Options {
-        threads,
-        engine: Some(first.engine),
-        split_depth: Some(first.split_depth),
-        count_nodes: false,
-        memory: None,
-    };
+    let options = Options::default()
+        .with_threads(threads)
+        .with_engine(Some(first.engine))
+        .with_split_depth(Some(first.split_depth));
     let plan_error = |source| Error::Plan {
         input: results[0].0.clone(),
         source,
     };
-    let plan = crate::engines::outline(first.n, &options).map_err(plan_error)?;
+    // The files agree on their fingerprint (RUN_FIELDS), which says their decomposition.
+    let plan = crate::engines::outline_of(first.n, &options, &first.plan).map_err(plan_error)?;
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
     let fingerprint = format!("{:08x}", plan.fingerprint());

@@ -119,8 +119,8 @@ struct Found {
     born: SystemTime,
 }
 
-/// The run a checkpoint's header names: n, engine, split depth, K and shard.
-fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard)> {
+/// The run a checkpoint's header names: n, engine, split depth, K, shard and plan fingerprint.
+fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard, String)> {
     use std::io::{BufRead, Read};
     let file = std::fs::File::open(path).ok()?;
     let mut header = String::new();
@@ -143,6 +143,7 @@ fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard)> {
             .find(|e| Some(e.name()) == field("engine").as_deref())?,
         field("split-depth")?.parse().ok()?,
         Shard::new(i.parse().ok()?, k.parse().ok()?).ok()?,
+        field("plan")?,
     ))
 }
 
@@ -194,19 +195,23 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
         .map(|c| (checkpoint_run(&c.path), c))
         .collect();
     // The run: the first result's, or the first checkpoint's.
-    let (n, engine, depth, shards) = match (read.first(), heads.iter().find_map(|h| h.0)) {
-        (Some((r, _)), _) => (r.n, r.engine, r.split_depth, r.shards),
-        (None, Some((n, engine, depth, shard))) => (n, engine, depth, shard.count()),
-        (None, None) => {
-            let names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
-            return Err(Error::Empty(names.join(", ")));
-        }
-    };
+    let (n, engine, depth, shards, named) =
+        match (read.first(), heads.iter().find_map(|h| h.0.clone())) {
+            (Some((r, _)), _) => (r.n, r.engine, r.split_depth, r.shards, r.plan.clone()),
+            (None, Some((n, engine, depth, shard, plan))) => {
+                (n, engine, depth, shard.count(), plan)
+            }
+            (None, None) => {
+                let names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
+                return Err(Error::Empty(names.join(", ")));
+            }
+        };
     let options = Options::default()
         .with_threads(threads)
         .with_engine(Some(engine))
         .with_split_depth(Some(depth));
-    let plan = crate::engines::outline(n, &options)?;
+    // The fingerprint the files name says which decomposition they count by.
+    let plan = crate::engines::outline_of(n, &options, &named)?;
     let prices = prices(&plan, threads)?;
     let partition = Partition::dealt(&prices, shards);
     let fingerprint = format!("{:08x}", plan.fingerprint());
@@ -245,14 +250,14 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
     let mut under_way = BTreeMap::new();
     let mut stalled = Vec::new();
     for (head, found) in heads {
-        let Some((hn, he, hd, shard)) = head else {
+        let Some((hn, he, hd, shard, hplan)) = head else {
             problems.push(format!(
                 "{}: not a shard's checkpoint",
                 found.path.display()
             ));
             continue;
         };
-        if (hn, he, hd, shard.count()) != (n, engine, depth, shards) {
+        if (hn, he, hd, shard.count(), &hplan) != (n, engine, depth, shards, &fingerprint) {
             problems.push(format!("{}: of another run", found.path.display()));
             continue;
         }

@@ -19,7 +19,7 @@ use crate::kernel::{self, board_mask, AllRows, Search};
 use crate::plan::{Piece, Pieces, Plan, Rule, MAX_SPLIT_DEPTH, SUBPROBLEMS_PER_THREAD};
 use crate::rng::SplitMix64;
 use crate::time::thread_cpu_seconds;
-use crate::{Error, Options};
+use crate::{Decomposition, Error, Options};
 
 /// A way of searching: each engine has its own plan and kernel, and all give the same counts.
 ///
@@ -122,16 +122,38 @@ pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Resu
     if options.threads == 0 {
         return Err(Error::NoThreads);
     }
+    let asked = options.decomposition;
     let engine = match (options.engine, options.split_depth) {
         (Some(engine), _) => engine,
         (None, Some(_)) => Engine::Symmetry,
+        // A decomposition is the join engine's.
+        (None, None) if asked != Decomposition::Fastest => Engine::Join,
         (None, None) => Engine::fastest(n),
     };
+    if asked != Decomposition::Fastest {
+        let why = if engine != Engine::Join {
+            Some("decompositions are the join engine's")
+        } else if n % 2 == 1 {
+            Some("an odd board's units have one decomposition (the quarter turn is of even boards)")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Error::Decomposition {
+                n,
+                decomposition: asked,
+                why,
+            });
+        }
+    }
     match (engine, options.split_depth) {
         // The join plan's own depth is 0 (what its files record); any other is refused.
         (Engine::Join, Some(depth)) if depth > 0 => Err(Error::NoSplitDepth { engine }),
         (Engine::Join, _) => join_plan(n, options).or_else(|e| match e {
-            Error::JoinTooLarge { .. } if options.engine.is_none() => {
+            // A decomposition asked for is not given up for another engine's count.
+            Error::JoinTooLarge { .. }
+                if options.engine.is_none() && asked == Decomposition::Fastest =>
+            {
                 Ok(auto(Engine::Symmetry, n, plan_threads, options.threads)?.falling_back(e))
             }
             e => Err(e),
@@ -147,8 +169,33 @@ pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Resu
 /// cannot be executed.
 pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
     match (options.engine, options.split_depth) {
-        (Some(Engine::Join), Some(0)) => Ok(Plan::of_join(join::Join::outline(n)?)),
+        (Some(Engine::Join), Some(0)) => Ok(Plan::of_join(join::Join::outline(
+            n,
+            options.decomposition,
+        )?)),
         _ => choose(n, options),
+    }
+}
+
+/// The outline ([`outline`]) of the plan of `options` whose fingerprint is `fingerprint` (8 hex
+/// digits, as files record it), among the decompositions the board has: a file names its plan
+/// by fingerprint only. The default decomposition's when none matches (the caller then says the
+/// file is of another plan).
+pub(crate) fn outline_of(n: u32, options: &Options, fingerprint: &str) -> Result<Plan, Error> {
+    let mut fastest = None;
+    for decomposition in Decomposition::ALL {
+        // Where a decomposition does not exist (odd boards, other engines), nor does its plan.
+        let Ok(plan) = outline(n, &options.with_decomposition(decomposition)) else {
+            continue;
+        };
+        if format!("{:08x}", plan.fingerprint()) == fingerprint {
+            return Ok(plan);
+        }
+        fastest.get_or_insert(plan);
+    }
+    match fastest {
+        Some(plan) => Ok(plan),
+        None => outline(n, options),
     }
 }
 
@@ -159,7 +206,7 @@ fn join_plan(n: u32, options: &Options) -> Result<Plan, Error> {
     let (budget, threads) = (options.memory, options.threads);
     join::Join::admit(n, budget, threads)?;
     on_threads(threads, || {
-        join::Join::within(n, budget, threads).map(Plan::of_join)
+        join::Join::within(n, budget, threads, options.decomposition).map(Plan::of_join)
     })?
 }
 

@@ -2,7 +2,7 @@
 //! quadrants and prices are tested against the textbook solver inside the crate
 //! (`src/engines/join/against_reference.rs`).
 
-use nqueens::{known, Engine, Options};
+use nqueens::{known, Decomposition, Engine, Options};
 
 use crate::util::nqueens;
 
@@ -155,4 +155,62 @@ fn the_budget_under_an_address_space_limit_grows_with_the_limit() {
         allowed.windows(2).all(|w| w[0] <= w[1]),
         "allowed MiB by limit: {allowed:?}"
     );
+}
+
+/// The count of `n` by `decomposition`, and its plan's fingerprint.
+fn decomposed(n: u32, decomposition: Decomposition) -> (u128, u32) {
+    let options = Options::default()
+        .with_threads(2)
+        .with_engine(Some(Engine::Join))
+        .with_decomposition(decomposition);
+    let plan = nqueens::plan(n, &options).unwrap();
+    (
+        nqueens::count(n, &options).unwrap().total,
+        plan.fingerprint(),
+    )
+}
+
+/// Both decompositions of every even board up to 16 give the published total, with plans of
+/// fingerprints of their own; odd boards and the other engines have none to choose.
+#[test]
+fn both_decompositions_of_even_boards_match_the_table() {
+    for n in (2..=16).step_by(2) {
+        let known = known::known(n).unwrap().total;
+        let (turned, turned_plan) = decomposed(n, Decomposition::QuarterTurn);
+        let (whole, whole_plan) = decomposed(n, Decomposition::Whole);
+        assert_eq!((turned, whole), (known, known), "n = {n}");
+        assert_ne!(turned_plan, whole_plan, "n = {n}");
+        // Below n = 26 the fastest of the join engine is whole units.
+        assert_eq!(decomposed(n, Decomposition::Fastest).1, whole_plan);
+    }
+    for (n, engine, why) in [
+        (15, None, "an odd board's units have one decomposition"),
+        (
+            14,
+            Some(Engine::Mirror),
+            "decompositions are the join engine's",
+        ),
+    ] {
+        let options = Options::default()
+            .with_engine(engine)
+            .with_decomposition(Decomposition::Whole);
+        let refused = nqueens::count(n, &options).unwrap_err().to_string();
+        assert!(refused.contains(why), "{refused}");
+    }
+}
+
+/// n = 18 to 22 both ways (minutes: `cargo test -- --ignored`).
+#[test]
+#[ignore]
+fn both_decompositions_count_n_18_to_22() {
+    for n in [18, 20, 22] {
+        let known = known::known(n).unwrap().total;
+        for decomposition in [Decomposition::QuarterTurn, Decomposition::Whole] {
+            assert_eq!(
+                decomposed(n, decomposition).0,
+                known,
+                "n = {n}, {decomposition}"
+            );
+        }
+    }
 }

@@ -1308,3 +1308,67 @@ fn the_committed_shards_of_n_23_merge_to_the_published_count() {
     assert_eq!(report["unique"].as_u64(), Some(3_029_242_658_210));
     assert_eq!(report["verified"].as_bool(), Some(true));
 }
+
+/// Shards of the two decompositions of an even board each merge to the published count, and
+/// never with each other: their plans' fingerprints differ.
+#[test]
+fn merge_never_mixes_the_decompositions_of_a_board() {
+    let dir = TempDir::new().unwrap();
+    let mut files = Vec::new();
+    for decomposition in ["quarter-turn", "whole"] {
+        let folder = dir.path().join(decomposition);
+        fs::create_dir(&folder).unwrap();
+        files.push(run_shards(
+            &folder,
+            14,
+            2,
+            &["--decomposition", decomposition],
+        ));
+        let report = merged(&files[files.len() - 1]);
+        assert_eq!(report["total"], 365_596, "{decomposition}: {report}");
+        // status reads the folder by the plan its files name.
+        let out = nqueens().arg("status").arg(&folder).assert().success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+        assert!(
+            text.contains("100.00% of the work done") && !text.contains("warning"),
+            "{text}"
+        );
+    }
+    let out = nqueens()
+        .arg("merge")
+        .args([&files[0][0], &files[1][1]])
+        .assert()
+        .code(1);
+    let said = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(said.contains("plan fingerprint"), "{said}");
+}
+
+/// `DECOMPOSITION=…` counts every task of the Slurm example by that decomposition, and the
+/// merge job takes them as one run.
+#[test]
+fn the_slurm_example_counts_by_the_decomposition_asked_for() {
+    let dir = TempDir::new().unwrap();
+    let vars = [
+        ("N", "12"),
+        ("SHARDS", "2"),
+        ("DECOMPOSITION", "quarter-turn"),
+    ];
+    slurm_example(dir.path(), &vars, &[], false);
+    let steps = fs::read_to_string(dir.path().join("sbatch.log.srun")).unwrap();
+    assert!(
+        steps.lines().count() == 2
+            && steps
+                .lines()
+                .all(|l| l.contains(" --decomposition quarter-turn ")),
+        "{steps}"
+    );
+    let run = dir.path().join("nqueens-n12-k2");
+    let rows = crate::util::table(&fs::read_to_string(run.join("result.txt")).unwrap());
+    assert_eq!(
+        (rows[0]["total"].as_str(), rows[0]["engine"].as_str()),
+        ("14200", "join")
+    );
+    assert!(fs::read_to_string(run.join("settings"))
+        .unwrap()
+        .contains("DECOMPOSITION=quarter-turn"));
+}

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use nqueens::cluster::Shard;
 use nqueens::solve::Format;
-use nqueens::{Engine, Options, MAX_N, MAX_SPLIT_DEPTH};
+use nqueens::{Decomposition, Engine, Options, MAX_N, MAX_SPLIT_DEPTH};
 
 use crate::bench;
 
@@ -162,6 +162,10 @@ struct EstimateArgs {
     #[arg(long, value_name = "NAME")]
     engine: Option<EngineArg>,
 
+    /// How the join engine counts an even board, as for `count`
+    #[arg(long, value_name = "NAME", default_value = "fastest")]
+    decomposition: DecompositionArg,
+
     /// Memory the join engine may hold, as for `count` (e.g. 4G)
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     memory: Option<u64>,
@@ -252,6 +256,18 @@ struct CountArgs {
     /// Search engine: mirror, symmetry or join [default: the fastest for each n]
     #[arg(long, value_name = "NAME")]
     engine: Option<EngineArg>,
+
+    /// How the join engine counts an even board: by the quarter turn of its units
+    /// (quarter-turn) or whole (whole), two independent ways to one total, with plans of their
+    /// own; the other one of a campaign confirms its count [default: fastest, the quarter turn
+    /// from n = 26]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "fastest",
+        hide_default_value = true
+    )]
+    decomposition: DecompositionArg,
 
     /// Pre-place this many rows to form the subproblems [default: enough for 32 per thread]
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_SPLIT_DEPTH)))]
@@ -345,6 +361,24 @@ impl From<EngineArg> for Engine {
             EngineArg::Mirror => Engine::Mirror,
             EngineArg::Symmetry => Engine::Symmetry,
             EngineArg::Join => Engine::Join,
+        }
+    }
+}
+
+/// `--decomposition`: the library's [`Decomposition`], as clap lists and parses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DecompositionArg {
+    Fastest,
+    QuarterTurn,
+    Whole,
+}
+
+impl From<DecompositionArg> for Decomposition {
+    fn from(arg: DecompositionArg) -> Decomposition {
+        match arg {
+            DecompositionArg::Fastest => Decomposition::Fastest,
+            DecompositionArg::QuarterTurn => Decomposition::QuarterTurn,
+            DecompositionArg::Whole => Decomposition::Whole,
         }
     }
 }
@@ -449,7 +483,8 @@ pub fn parse() -> Result<Command, clap::Error> {
         },
         CliCommand::Estimate(args) => Command::Estimate {
             n: args.n,
-            options: options(args.threads, args.engine, None, args.memory),
+            options: options(args.threads, args.engine, None, args.memory)
+                .with_decomposition(args.decomposition.into()),
             shards: args.shards,
             seconds: args.seconds.as_secs_f64(),
             seed: args.seed.unwrap_or_else(fresh_seed),
@@ -502,7 +537,8 @@ fn count(args: CountArgs) -> Result<Command, clap::Error> {
             args.progress,
             args.quiet,
         ),
-        options: options(args.threads, args.engine, args.split_depth, args.memory),
+        options: options(args.threads, args.engine, args.split_depth, args.memory)
+            .with_decomposition(args.decomposition.into()),
         sizes: args.sizes,
         json: args.json,
     })
@@ -545,7 +581,8 @@ fn count_shard(args: CountArgs) -> Result<Command, clap::Error> {
         shard,
         launcher,
         watch: watch(checkpoint, args.progress, args.quiet),
-        options: options(args.threads, args.engine, args.split_depth, args.memory),
+        options: options(args.threads, args.engine, args.split_depth, args.memory)
+            .with_decomposition(args.decomposition.into()),
         output,
     })
 }

@@ -33,7 +33,7 @@ use quadrant::{Quadrants, Store};
 use turn::Turned;
 use units::Unit;
 
-use crate::Error;
+use crate::{Decomposition, Error};
 
 /// The largest board the join engine takes: every board nqueens takes ([`crate::MAX_N`]); its
 /// keys, two windows of 2⌊n/2⌋ - 1 diagonals, fit in 64 bits.
@@ -105,14 +105,20 @@ pub(crate) enum Quadrant {
 impl Join {
     /// The join engine of an `n`-board with the default budget, for one thread.
     pub(crate) fn new(n: u32) -> Result<Join, Error> {
-        Join::within(n, None, 1)
+        Join::within(n, None, 1, Decomposition::Fastest)
     }
 
     /// The join engine of an `n`-board counting on `threads` threads within `budget` bytes
     /// (`None`: half of the memory this process may take, [`default_budget`]): its quadrants in a
     /// table when the table fits in half of the budget, made on demand otherwise. Refused when
     /// the budget cannot hold even the smallest pieces; asked before anything is allocated.
-    pub(crate) fn within(n: u32, budget: Option<u64>, threads: usize) -> Result<Join, Error> {
+    pub(crate) fn within(
+        n: u32,
+        budget: Option<u64>,
+        threads: usize,
+        decomposition: Decomposition,
+    ) -> Result<Join, Error> {
+        let turn = turns(n, decomposition);
         let how = Join::admit(n, budget, threads)?;
         let table = if how == Quadrant::Table {
             Quadrants::size(n).1
@@ -135,11 +141,11 @@ impl Join {
         } else {
             0
         };
-        let per_key = BYTES_PER_KEY + if turns(n) { TURN_BYTES_PER_KEY } else { 0 };
+        let per_key = BYTES_PER_KEY + if turn { TURN_BYTES_PER_KEY } else { 0 };
         let piece = ((per_thread - made_bytes) / per_key).clamp(MIN_PIECE as u64, 1 << 28);
         let (piece, made) = (piece as usize, (made_bytes / 8) as usize);
         Join::with(n, how, piece)
-            .map(|join| Join { made, ..join })
+            .map(|join| Join { made, turn, ..join })
             .map_err(|_| Join::too_small(n, Some(budget), threads))
     }
 
@@ -166,15 +172,18 @@ impl Join {
             made: usize::MAX,
             joint: JOINT,
             prices: OnceLock::new(),
-            turn: turns(n),
+            turn: turns(n, Decomposition::Fastest),
         })
     }
 
     /// The blocks of an `n`-board with the outline of its table ([`Quadrants::outline`]) and
     /// its quadrants made on demand: enough to price and partition the plan (what `merge`
     /// needs) without the table's memory and time.
-    pub(crate) fn outline(n: u32) -> Result<Join, Error> {
-        Join::with(n, Quadrant::OnDemand, MIN_PIECE)
+    pub(crate) fn outline(n: u32, decomposition: Decomposition) -> Result<Join, Error> {
+        Join::with(n, Quadrant::OnDemand, MIN_PIECE).map(|join| Join {
+            turn: turns(n, decomposition),
+            ..join
+        })
     }
 
     /// How the engine of an `n`-board keeps its quadrants within `budget` on `threads` threads,
@@ -474,9 +483,15 @@ impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for 
 /// more than the halving saves (docs/performance.md).
 const TURN_FROM: u32 = 26;
 
-/// Whether the engine of an `n`-board counts by the quarter turn of even boards ([`turn`]).
-fn turns(n: u32) -> bool {
-    n.is_multiple_of(2) && n >= TURN_FROM
+/// Whether the engine of an `n`-board counts by the quarter turn of even boards ([`turn`]), as
+/// `decomposition` says.
+fn turns(n: u32, decomposition: Decomposition) -> bool {
+    n.is_multiple_of(2)
+        && match decomposition {
+            Decomposition::Fastest => n >= TURN_FROM,
+            Decomposition::QuarterTurn => true,
+            Decomposition::Whole => false,
+        }
 }
 
 /// The least memory the engine of an `n`-board counts in on `threads` threads: the smallest
@@ -710,16 +725,16 @@ mod tests {
     /// MAX_MADE_BYTES), and the pieces take the rest; with a table nothing is kept.
     #[test]
     fn groups_made_on_demand_are_kept_in_a_quarter_of_the_budget() {
-        let join = Join::within(21, Some(64 << 20), 2).unwrap();
+        let join = Join::within(21, Some(64 << 20), 2, Decomposition::Fastest).unwrap();
         assert_eq!(join.quadrants(), Quadrant::OnDemand);
         assert_eq!(join.made, (8 << 20) / 8);
         assert_eq!(join.piece, (24 << 20) / BYTES_PER_KEY as usize);
-        let join = Join::within(17, Some(64 << 30), 2).unwrap();
+        let join = Join::within(17, Some(64 << 30), 2, Decomposition::Fastest).unwrap();
         assert_eq!((join.quadrants(), join.made), (Quadrant::Table, 0));
-        let join = Join::within(25, Some(64 << 30), 2).unwrap();
+        let join = Join::within(25, Some(64 << 30), 2, Decomposition::Fastest).unwrap();
         assert_eq!(join.made as u64, MAX_MADE_BYTES / 8);
         // Counted by the quarter turn, a key takes more.
-        let join = Join::within(26, Some(1 << 30), 2).unwrap();
+        let join = Join::within(26, Some(1 << 30), 2, Decomposition::Fastest).unwrap();
         let share = (1u64 << 29) - (1 << 27);
         assert!(join.turns());
         assert_eq!(
