@@ -103,6 +103,9 @@ pub struct Estimate {
     /// share of the row sets that have one, counted on every row set or measured on
     /// `SHARE_PROBES` of them drawn uniformly.
     pub share: Option<f64>,
+    /// Whether the interval came within [`Sampling::until`] of the value (`None` when no width
+    /// was asked for): `Some(false)` when time ran out first.
+    pub precise: Option<bool>,
 }
 
 impl Estimate {
@@ -135,8 +138,40 @@ impl Estimate {
 /// about `seconds` (at least [`MIN_SAMPLES`] pieces; pieces under way when time is up are
 /// finished and counted), from the random stream `seed`.
 pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Estimate, Error> {
-    estimate_watched(n, options, seconds, seed, &|_| ())
+    estimate_watched(n, options, Sampling::for_seconds(seconds), seed, &|_| ())
 }
+
+/// How long an estimate samples: until its 95% interval is within `until` of its value (a
+/// share: 0.1 for ±10%), or for `seconds`, whichever comes first; at least [`MIN_SAMPLES`] draws
+/// either way, and at least [`MIN_PRECISE_SAMPLES`] before the interval may end it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct Sampling {
+    /// The most seconds of sampling.
+    pub seconds: f64,
+    /// The half-width of the interval, as a share of the value, that ends the sampling.
+    pub until: Option<f64>,
+}
+
+impl Sampling {
+    /// Sampling for `seconds`.
+    pub fn for_seconds(seconds: f64) -> Sampling {
+        Sampling {
+            seconds,
+            until: None,
+        }
+    }
+
+    /// This sampling, ended as soon as the interval is within `until` of the value.
+    pub fn until(self, until: Option<f64>) -> Sampling {
+        Sampling { until, ..self }
+    }
+}
+
+/// The fewest draws whose interval may end a sampling by its width: a few draws can agree by
+/// chance, and stopping the first time a small sample looks precise would make the interval too
+/// narrow more often than 5% of the time.
+pub const MIN_PRECISE_SAMPLES: usize = 10;
 
 /// [`estimate`], calling `watch` with the estimate so far when the sampling begins (no draw yet:
 /// the plan is built) and after every draw (from the thread that drew it): a draw of n ≥ 29
@@ -145,14 +180,14 @@ pub fn estimate(n: u32, options: &Options, seconds: f64, seed: u64) -> Result<Es
 pub fn estimate_watched(
     n: u32,
     options: &Options,
-    seconds: f64,
+    sampling: Sampling,
     seed: u64,
     watch: &(dyn Fn(&Estimate) + Sync),
 ) -> Result<Estimate, Error> {
     let start = Instant::now();
     let plan = crate::plan(n, options)?;
     let setup = start.elapsed().as_secs_f64();
-    sample(&plan, setup, options, seconds, seed, watch)
+    sample(&plan, setup, options, sampling, seed, watch)
 }
 
 /// [`estimate`] of the count of `plan`, which is built already: its `setup` is 0. A count
@@ -163,7 +198,14 @@ pub fn estimate_plan(
     seconds: f64,
     seed: u64,
 ) -> Result<Estimate, Error> {
-    sample(plan, 0.0, options, seconds, seed, &|_| ())
+    sample(
+        plan,
+        0.0,
+        options,
+        Sampling::for_seconds(seconds),
+        seed,
+        &|_| (),
+    )
 }
 
 /// Draws from `plan` (built in `setup` seconds) as [`estimate_watched`] says.
@@ -171,12 +213,13 @@ fn sample(
     plan: &crate::Plan,
     setup: f64,
     options: &Options,
-    seconds: f64,
+    sampling: Sampling,
     seed: u64,
     watch: &(dyn Fn(&Estimate) + Sync),
 ) -> Result<Estimate, Error> {
     let n = plan.n();
     let pool = crate::exec::pool(options.threads)?;
+    let Sampling { seconds, until } = sampling;
     let sampling = Instant::now();
     // Most of the join's row sets hold no unit of their own and cost nothing (72% at n = 19 and
     // 21): its draws go to the others only, and the count is their share of the row sets times
@@ -203,8 +246,20 @@ fn sample(
             elapsed: sampling.elapsed().as_secs_f64(),
             seed,
             share: share.map(|(p, _)| p),
+            precise: None,
         }
     };
+    // Whether `e` is within `until` of its value, from enough draws.
+    let precise =
+        |e: &Estimate| until.map(|u| e.samples >= MIN_PRECISE_SAMPLES && e.margin <= u * e.cpu);
+    let so_far = |draws: &Draws| {
+        let e = so_far(draws);
+        Estimate {
+            precise: precise(&e),
+            ..e
+        }
+    };
+    let reached = std::sync::atomic::AtomicBool::new(false);
     if population == 0 {
         // Nothing to search (n = 2 and 3 have no placement): nothing to draw, and no time.
         return Ok(so_far(&Draws::default()));
@@ -222,8 +277,10 @@ fn sample(
                     SplitMix64(seed ^ (worker as u64).wrapping_mul(0xA24B_AED4_963E_E407));
                 // Draws until time is up, and at least MIN_SAMPLES in all: none more after
                 // the budget once that many were started (a draw of n = 30 takes minutes).
+                // With `until`, none more once the interval is that narrow.
                 while started.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
                     || sampling.elapsed() < budget
+                        && !reached.load(std::sync::atomic::Ordering::Relaxed)
                 {
                     let (stands_for, pieces, seconds) = plan.draw(population, with_unit, &mut rng);
                     let now = {
@@ -231,6 +288,9 @@ fn sample(
                         draws.add(seconds * stands_for, pieces);
                         so_far(&draws)
                     };
+                    if now.precise == Some(true) {
+                        reached.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
                     watch(&now);
                 }
             })
@@ -402,6 +462,25 @@ impl Sampler {
 mod tests {
     use super::*;
 
+    /// `until` ends the sampling once the interval is that narrow, long before the time; an
+    /// interval too narrow to reach in the time says so.
+    #[test]
+    fn sampling_until_a_width_stops_there_or_says_it_did_not() {
+        let options = Options::default().with_threads(2);
+        let wide = Sampling::for_seconds(60.0).until(Some(0.25));
+        let e = estimate_watched(13, &options, wide, 7, &|_| ()).unwrap();
+        assert_eq!(e.precise, Some(true));
+        assert!(
+            e.elapsed < 30.0 && e.samples >= MIN_PRECISE_SAMPLES,
+            "{e:?}"
+        );
+        assert!(e.margin <= 0.25 * e.cpu);
+        let narrow = Sampling::for_seconds(0.2).until(Some(0.0001));
+        let e = estimate_watched(13, &options, narrow, 7, &|_| ()).unwrap();
+        assert_eq!(e.precise, Some(false));
+        assert_eq!(estimate(13, &options, 0.05, 7).unwrap().precise, None);
+    }
+
     #[test]
     fn few_draws_widen_the_interval_by_students_t() {
         assert_eq!(t95(2), 4.303);
@@ -433,7 +512,7 @@ mod tests {
         let options = Options::default()
             .with_threads(2)
             .with_engine(Some(crate::Engine::Symmetry));
-        let last = estimate_watched(11, &options, 0.0, 4, &|e| {
+        let last = estimate_watched(11, &options, Sampling::for_seconds(0.0), 4, &|e| {
             seen.lock().unwrap().push((e.samples, e.margin))
         })
         .unwrap();

@@ -726,3 +726,32 @@ fn errors_and_help_speak_to_the_command_at_hand() {
         assert!(text.lines().all(|l| l.chars().count() <= 60), "{text}");
     }
 }
+
+/// `estimate --until 20%` samples until the interval is that narrow and says so; a width the
+/// `--seconds` cap comes before is said too, with the width reached.
+#[test]
+fn an_estimate_samples_until_the_width_asked_for() {
+    let text = |args: &[&str]| {
+        let out = nqueens()
+            .args(["estimate", "15", "-j", "2", "-q"])
+            .args(args)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
+    };
+    let reached = text(&["--until", "20%", "--seconds", "60"]);
+    assert!(
+        reached.contains("sampled until the interval was within ±20%\n"),
+        "{reached}"
+    );
+    let capped = text(&["--until", "0.1%", "--seconds", "0.3"]);
+    assert!(
+        capped.contains("the --seconds cap came before ±0.1%: ±"),
+        "{capped}"
+    );
+    nqueens()
+        .args(["estimate", "15", "--until", "ten"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("'ten' is not a percentage"));
+}

@@ -170,10 +170,15 @@ struct EstimateArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     memory: Option<u64>,
 
-    /// Seconds to spend sampling (the pieces under way when time is up are finished)
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
-          allow_negative_numbers = true)]
-    seconds: Duration,
+    /// Seconds to spend sampling (the pieces under way when time is up are finished); with
+    /// --until, the most [default: 10, or 3600 with --until]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    seconds: Option<Duration>,
+
+    /// Sample until the 95% interval is within this share of the value, e.g. 10% (at least 10
+    /// draws; --seconds still caps it, and the report says which came first)
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    until: Option<f64>,
 
     /// Seed of the random sample (default: a fresh one each run, named in the report: two
     /// estimates are independent samples, and one can be drawn again with its seed)
@@ -486,7 +491,12 @@ pub fn parse() -> Result<Command, clap::Error> {
             options: options(args.threads, args.engine, None, args.memory)
                 .with_decomposition(args.decomposition.into()),
             shards: args.shards,
-            seconds: args.seconds.as_secs_f64(),
+            seconds: args
+                .seconds
+                .map_or(if args.until.is_some() { 3600.0 } else { 10.0 }, |s| {
+                    s.as_secs_f64()
+                }),
+            until: args.until,
             seed: args.seed.unwrap_or_else(fresh_seed),
             json: args.json,
             progress: args.progress,
@@ -789,6 +799,16 @@ fn fresh_seed() -> u64 {
     std::collections::hash_map::RandomState::new()
         .build_hasher()
         .finish()
+}
+
+/// `10%` or `10` as the share 0.1: 0.1% to 100%.
+fn parse_percent(s: &str) -> Result<f64, String> {
+    let number = s.trim().trim_end_matches('%').trim();
+    match number.parse::<f64>() {
+        Ok(x) if (0.1..=100.0).contains(&x) => Ok(x / 100.0),
+        Ok(_) => Err(format!("{s} is out of range: give 0.1% to 100%")),
+        Err(_) => Err(format!("'{s}' is not a percentage (such as 10%)")),
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {

@@ -65,6 +65,8 @@ pub enum Command {
         options: Options,
         shards: Option<u32>,
         seconds: f64,
+        /// Sample until the interval is within this share of the value (capped by `seconds`).
+        until: Option<f64>,
         seed: u64,
         /// One JSON object instead of text.
         json: bool,

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::report::plural;
 use nqueens::cluster::MAX_SHARDS;
-use nqueens::estimate::{estimate_watched, Estimate, MIN_SAMPLES};
+use nqueens::estimate::{estimate_watched, Estimate, Sampling, MIN_SAMPLES};
 use nqueens::Options;
 use serde::Serialize;
 
@@ -20,12 +20,17 @@ use crate::progress::{self, clock, note, Mode, Reading, Ticker};
 pub struct Output {
     pub shards: Option<u32>,
     pub json: bool,
+    /// The interval's width asked for, as a share of the value.
+    pub until: Option<f64>,
 }
 
 impl Output {
     /// The estimate for `threads` threads as this output writes it, ending with a newline.
     fn render(&self, e: &Estimate, threads: usize) -> String {
-        let figures = Figures::of(e, threads, self.shards);
+        let figures = Figures {
+            until: self.until,
+            ..Figures::of(e, threads, self.shards)
+        };
         if self.json {
             serde_json::to_string(&figures).expect("an estimate always serialises") + "\n"
         } else {
@@ -34,13 +39,13 @@ impl Output {
     }
 }
 
-/// Samples the count of `n` for about `seconds` from the stream `seed` and writes what it
+/// Samples the count of `n` as `sampling` says from the stream `seed` and writes what it
 /// predicts as `output` says, showing the draws so far as `progress` says; stopped by SIGINT or
 /// SIGTERM, writes what the draws done predict and exits with 128 + the signal.
 pub fn run(
     n: u32,
     options: &Options,
-    seconds: f64,
+    sampling: Sampling,
     seed: u64,
     output: Output,
     progress: Mode,
@@ -77,9 +82,9 @@ pub fn run(
     });
     let ticker = Ticker::start(progress, format!("estimate n = {n}"), move || {
         let latest = lock(&shown).estimate.clone();
-        sampling(latest.as_ref(), start.elapsed(), seconds)
+        reading(latest.as_ref(), start.elapsed(), sampling.seconds)
     });
-    let e = estimate_watched(n, options, seconds, seed, &|e| {
+    let e = estimate_watched(n, options, sampling, seed, &|e| {
         lock(&latest).estimate = Some(e.clone());
     });
     if let Some(ticker) = ticker {
@@ -113,6 +118,10 @@ struct Figures {
     /// Pieces of work in the count (east row sets, or subproblems).
     population: u64,
     draws: usize,
+    /// The interval's width asked for (`--until`), as a share of the value.
+    until: Option<f64>,
+    /// Whether the interval came within it: `false` when `--seconds` came first.
+    precise: Option<bool>,
     /// Pieces of work timed in those draws.
     timed: u64,
     /// The share of the row sets that hold a unit, where the draws are of those only.
@@ -168,6 +177,8 @@ impl Figures {
             engine: e.engine,
             population: e.population,
             draws: e.samples,
+            until: None,
+            precise: e.precise,
             timed: e.timed,
             share_with_unit: e.share,
             seed: e.seed,
@@ -204,7 +215,7 @@ impl Figures {
 
 /// How far the sampling is, `elapsed` into the estimate (plan included), sampling for
 /// `seconds`: the bar fills with the sampling time, and says what the draws so far predict.
-fn sampling(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Reading {
+fn reading(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Reading {
     let Some(e) = latest.filter(|e| e.samples > 0) else {
         let doing = match latest {
             None => "building the plan",
@@ -283,6 +294,19 @@ fn report(f: &Figures) -> String {
             at(value + margin)
         )
     };
+    if let (Some(until), Some(precise)) = (f.until, f.precise) {
+        // 10% or 0.5%: the width as it was asked for.
+        let asked = format!("{}%", (1000.0 * until).round() / 10.0);
+        out += &if precise {
+            format!("sampled until the interval was within ±{asked}\n")
+        } else {
+            format!(
+                "the --seconds cap came before ±{asked}: ±{:.0}% after {:.1} s\n",
+                100.0 * f.cpu_margin_seconds / f.cpu_seconds.max(f64::MIN_POSITIVE),
+                f.sampling_seconds
+            )
+        };
+    }
     out += &line("CPU time", f.cpu_seconds, f.cpu_margin_seconds);
     out += &format!(
         "{:<24} {} ± {}\n",
@@ -566,7 +590,7 @@ mod tests {
     #[test]
     fn before_the_first_draw_the_reading_says_what_is_under_way() {
         let elapsed = Duration::from_secs(65);
-        let planning = sampling(None, elapsed, 10.0);
+        let planning = reading(None, elapsed, 10.0);
         assert_eq!(planning.line, "building the plan, 0:01:05 elapsed");
         let started = estimate_with(|e| {
             e.n = 20;
@@ -581,7 +605,7 @@ mod tests {
             e.seed = 1;
             e.share = None;
         });
-        let drawing = sampling(Some(&started), elapsed, 10.0);
+        let drawing = reading(Some(&started), elapsed, 10.0);
         assert_eq!(drawing.line, "first draw under way, 0:01:05 elapsed");
         assert_eq!((planning.position, drawing.position), (0.0, 0.0));
         let one = with(&started, |e| {
@@ -589,7 +613,7 @@ mod tests {
             e.cpu = 120.0;
             e.elapsed = 2.5;
         });
-        let read = sampling(Some(&one), elapsed, 10.0);
+        let read = reading(Some(&one), elapsed, 10.0);
         assert!(
             read.line.starts_with("1 draw in 0:00:02 of sampling"),
             "{}",

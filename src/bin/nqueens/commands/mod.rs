@@ -8,6 +8,8 @@ mod shard;
 mod solve;
 mod status;
 
+use nqueens::estimate::Sampling;
+
 use crate::command::Command;
 use crate::error::Error;
 use crate::exit::Exit;
@@ -54,6 +56,7 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             options,
             shards,
             seconds,
+            until,
             seed,
             json,
             progress,
@@ -61,9 +64,13 @@ pub fn run(command: Command) -> Result<Exit, Error> {
         } => estimate::run(
             n,
             &options,
-            seconds,
+            Sampling::for_seconds(seconds).until(until),
             seed,
-            estimate::Output { shards, json },
+            estimate::Output {
+                shards,
+                json,
+                until,
+            },
             Mode::choose(quiet, progress),
         ),
         Command::Solve {
