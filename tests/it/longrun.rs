@@ -542,7 +542,10 @@ fn a_resumed_shard_reports_the_time_of_all_its_runs() {
 #[test]
 fn a_count_of_over_an_hour_says_how_long_before_it_starts() {
     use std::io::{BufRead, BufReader};
-    let args: Vec<String> = ["count", "23", "-j", "2"].map(String::from).to_vec();
+    // The engine asked for goes into the estimate command, which must price the same plan.
+    let args: Vec<String> = ["count", "23", "-j", "2", "--engine", "join"]
+        .map(String::from)
+        .to_vec();
     let mut child = spawn_with(&args, &[("NQUEENS_TEST_HOLD_AFTER", "0")]);
     let stderr = child.stderr.take().unwrap();
     // Without the line the run would wait for its signal forever: it gets one in two minutes.
@@ -572,7 +575,9 @@ fn a_count_of_over_an_hour_says_how_long_before_it_starts() {
     assert!(
         said.starts_with("n = 23: this count will take about ")
             && said.contains(" h on 2 threads (95% interval ")
-            && said.ends_with("to measure it closer first: nqueens estimate 23 -j 2 --seconds 60"),
+            && said.ends_with(
+                "to measure it closer first: nqueens estimate 23 -j 2 --engine join --seconds 60"
+            ),
         "{said}"
     );
 }

@@ -53,10 +53,18 @@ fn price(plan: &Plan, run: &Run, options: &Options) -> Option<String> {
         sample.margin * share / threads,
     );
     let hours = |s: f64| format!("{:.1} h", s / 3_600.0);
+    // The estimate command prices the same plan: the engine and decomposition asked for.
+    let mut same = String::new();
+    if let Some(engine) = options.engine {
+        same += &format!(" --engine {engine}");
+    }
+    if options.decomposition != nqueens::Decomposition::Fastest {
+        same += &format!(" --decomposition {}", options.decomposition);
+    }
     (wall > ANNOUNCED_ABOVE).then(|| {
         format!(
             "n = {}: this count will take about {} on {} (95% interval {} to {}, from a {} s \
-             sample); to measure it closer first: nqueens estimate {} -j {} --seconds 60",
+             sample); to measure it closer first: nqueens estimate {} -j {}{same} --seconds 60",
             plan.n(),
             hours(wall),
             crate::report::plural(options.threads, "thread"),
