@@ -103,12 +103,20 @@ pub struct Estimate {
     /// share of the row sets that have one, counted on every row set or measured on
     /// `SHARE_PROBES` of them drawn uniformly.
     pub share: Option<f64>,
-    /// Whether the interval came within [`Sampling::until`] of the value (`None` when no width
-    /// was asked for): `Some(false)` when time ran out first.
-    pub precise: Option<bool>,
+    /// The interval's half-width, as a share of the value, that was to end the sampling
+    /// ([`Sampling::until`]); [`Estimate::precise`] says whether it did.
+    pub until: Option<f64>,
 }
 
 impl Estimate {
+    /// Whether the interval came within [`Estimate::until`] of the value from at least
+    /// [`MIN_PRECISE_SAMPLES`] draws (`None` when no width was asked for): `Some(false)` when
+    /// time ran out first.
+    pub fn precise(&self) -> Option<bool> {
+        self.until
+            .map(|u| self.samples >= MIN_PRECISE_SAMPLES && self.margin <= u * self.cpu)
+    }
+
     /// Predicted CPU seconds of the whole count, the plan included, with its margin.
     pub fn total(&self) -> (f64, f64) {
         self.shard_wall(1, 1)
@@ -246,17 +254,7 @@ fn sample(
             elapsed: sampling.elapsed().as_secs_f64(),
             seed,
             share: share.map(|(p, _)| p),
-            precise: None,
-        }
-    };
-    // Whether `e` is within `until` of its value, from enough draws.
-    let precise =
-        |e: &Estimate| until.map(|u| e.samples >= MIN_PRECISE_SAMPLES && e.margin <= u * e.cpu);
-    let so_far = |draws: &Draws| {
-        let e = so_far(draws);
-        Estimate {
-            precise: precise(&e),
-            ..e
+            until,
         }
     };
     let reached = std::sync::atomic::AtomicBool::new(false);
@@ -288,7 +286,7 @@ fn sample(
                         draws.add(seconds * stands_for, pieces);
                         so_far(&draws)
                     };
-                    if now.precise == Some(true) {
+                    if now.precise() == Some(true) {
                         reached.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
                     watch(&now);
@@ -469,7 +467,7 @@ mod tests {
         let options = Options::default().with_threads(2);
         let wide = Sampling::for_seconds(60.0).until(Some(0.25));
         let e = estimate_watched(13, &options, wide, 7, &|_| ()).unwrap();
-        assert_eq!(e.precise, Some(true));
+        assert_eq!(e.precise(), Some(true));
         assert!(
             e.elapsed < 30.0 && e.samples >= MIN_PRECISE_SAMPLES,
             "{e:?}"
@@ -477,8 +475,8 @@ mod tests {
         assert!(e.margin <= 0.25 * e.cpu);
         let narrow = Sampling::for_seconds(0.2).until(Some(0.0001));
         let e = estimate_watched(13, &options, narrow, 7, &|_| ()).unwrap();
-        assert_eq!(e.precise, Some(false));
-        assert_eq!(estimate(13, &options, 0.05, 7).unwrap().precise, None);
+        assert_eq!(e.precise(), Some(false));
+        assert_eq!(estimate(13, &options, 0.05, 7).unwrap().precise(), None);
     }
 
     #[test]

@@ -488,8 +488,13 @@ pub fn parse() -> Result<Command, clap::Error> {
         },
         CliCommand::Estimate(args) => Command::Estimate {
             n: args.n,
-            options: options(args.threads, args.engine, None, args.memory)
-                .with_decomposition(args.decomposition.into()),
+            options: options(
+                args.threads,
+                args.engine,
+                None,
+                args.memory,
+                args.decomposition,
+            ),
             shards: args.shards,
             seconds: args
                 .seconds
@@ -514,18 +519,33 @@ pub fn parse() -> Result<Command, clap::Error> {
     })
 }
 
+impl CountArgs {
+    /// The counting options `count` gives, with or without a shard.
+    fn options(&self) -> Options {
+        options(
+            self.threads,
+            self.engine,
+            self.split_depth,
+            self.memory,
+            self.decomposition,
+        )
+    }
+}
+
 /// The counting options of a command line: every command that counts builds them here.
 fn options(
     threads: Option<usize>,
     engine: Option<EngineArg>,
     split_depth: Option<u32>,
     memory: Option<u64>,
+    decomposition: DecompositionArg,
 ) -> Options {
     Options::default()
         .with_threads(threads.unwrap_or_else(nqueens::default_threads))
         .with_split_depth(split_depth)
         .with_engine(engine.map(Engine::from))
         .with_memory(memory)
+        .with_decomposition(decomposition.into())
 }
 
 /// What a long count is watched by: its checkpoint, progress bar and the test seam that holds
@@ -541,14 +561,14 @@ fn watch(checkpoint: Option<PathBuf>, progress: Option<Duration>, quiet: bool) -
 
 /// `count N…` without a shard: one or more board sizes.
 fn count(args: CountArgs) -> Result<Command, clap::Error> {
+    let options = args.options();
     Ok(Command::Count {
+        options,
         watch: watch(
             one_size_only(args.checkpoint, &args.sizes)?,
             args.progress,
             args.quiet,
         ),
-        options: options(args.threads, args.engine, args.split_depth, args.memory)
-            .with_decomposition(args.decomposition.into()),
         sizes: args.sizes,
         json: args.json,
     })
@@ -572,6 +592,7 @@ fn count_shard(args: CountArgs) -> Result<Command, clap::Error> {
             .map(|(shard, launcher)| (shard, Some(launcher)))
             .map_err(|e| invalid(format!("--shard auto: {e}")))?,
     };
+    let options = args.options();
     let checkpoint = args.checkpoint.map(|p| shard_path(p, shard));
     let output = args
         .output
@@ -591,8 +612,7 @@ fn count_shard(args: CountArgs) -> Result<Command, clap::Error> {
         shard,
         launcher,
         watch: watch(checkpoint, args.progress, args.quiet),
-        options: options(args.threads, args.engine, args.split_depth, args.memory)
-            .with_decomposition(args.decomposition.into()),
+        options,
         output,
     })
 }

@@ -39,14 +39,19 @@ const ANNOUNCED_ABOVE: f64 = 3_600.0;
 /// its expected wall time on its threads and the command that measures it closer, when that
 /// is over an hour; `None` otherwise, or when it cannot be priced.
 fn price(plan: &Plan, run: &Run, options: &Options) -> Option<String> {
-    let sample = nqueens::estimate::estimate_plan(plan, options, PRICE_SECONDS, 1).ok()?;
-    // The sample prices the whole plan; what is left of it is by the plan's costs.
+    // The sample prices the whole plan; what is left of it is by the plan's costs (the join's
+    // prices are made once per plan: the progress display reads them again at little cost).
     let costs = plan.costs();
     let cost = |piece: Piece| costs.get(piece.id).copied().unwrap_or(0.0);
     let whole: f64 = plan.pieces().map(cost).sum();
     let done: f64 = run.resumed().map(|(piece, _)| cost(piece)).sum();
     let left: f64 = run.selected().map(cost).sum::<f64>() - done;
     let share = if whole > 0.0 { left / whole } else { 1.0 };
+    if share <= 0.0 {
+        // A finished checkpoint: nothing to price.
+        return None;
+    }
+    let sample = nqueens::estimate::estimate_plan(plan, options, PRICE_SECONDS, 1).ok()?;
     let threads = options.threads.max(1) as f64;
     let (wall, margin) = (
         sample.cpu * share / threads,

@@ -20,17 +20,12 @@ use crate::progress::{self, clock, note, Mode, Reading, Ticker};
 pub struct Output {
     pub shards: Option<u32>,
     pub json: bool,
-    /// The interval's width asked for, as a share of the value.
-    pub until: Option<f64>,
 }
 
 impl Output {
     /// The estimate for `threads` threads as this output writes it, ending with a newline.
     fn render(&self, e: &Estimate, threads: usize) -> String {
-        let figures = Figures {
-            until: self.until,
-            ..Figures::of(e, threads, self.shards)
-        };
+        let figures = Figures::of(e, threads, self.shards);
         if self.json {
             serde_json::to_string(&figures).expect("an estimate always serialises") + "\n"
         } else {
@@ -177,8 +172,8 @@ impl Figures {
             engine: e.engine,
             population: e.population,
             draws: e.samples,
-            until: None,
-            precise: e.precise,
+            until: e.until,
+            precise: e.precise(),
             timed: e.timed,
             share_with_unit: e.share,
             seed: e.seed,
@@ -381,38 +376,35 @@ fn significant(x: f64) -> String {
 /// A unit of time: its length in seconds and its name.
 type Unit = (f64, &'static str);
 
-/// The largest unit that keeps `seconds` readable (at least two of it).
+/// The units of time a report uses, smallest first.
+const UNITS: [Unit; 5] = [
+    (1.0, "s"),
+    (60.0, "min"),
+    (3_600.0, "h"),
+    (86_400.0, "days"),
+    (YEAR, "years"),
+];
+
+/// The largest unit that keeps `seconds` readable (at least two of it; seconds below that).
 fn unit_of(seconds: f64) -> Unit {
-    const UNITS: [Unit; 4] = [
-        (YEAR, "years"),
-        (86_400.0, "days"),
-        (3_600.0, "h"),
-        (60.0, "min"),
-    ];
     UNITS
         .into_iter()
+        .rev()
         .find(|(size, _)| seconds >= 2.0 * size)
-        .unwrap_or((1.0, "s"))
+        .unwrap_or(UNITS[0])
 }
 
 /// The one unit of a report showing `times`: the largest that keeps the smallest of them at two
 /// or more of it (as [`unit_of`]), made larger while the largest would take seven digits.
 fn report_unit(times: &[f64]) -> Unit {
-    const LADDER: [Unit; 5] = [
-        (1.0, "s"),
-        (60.0, "min"),
-        (3_600.0, "h"),
-        (86_400.0, "days"),
-        (YEAR, "years"),
-    ];
     let least = times.iter().copied().fold(f64::INFINITY, f64::min);
     let most = times.iter().copied().fold(0.0, f64::max);
     let from = unit_of(if least.is_finite() { least } else { 0.0 });
-    LADDER
+    UNITS
         .into_iter()
         .skip_while(|unit| unit.0 < from.0)
         .find(|unit| most / unit.0 < 1e6)
-        .unwrap_or(LADDER[4])
+        .unwrap_or(UNITS[4])
 }
 
 /// `seconds` in `unit`: three decimals for seconds, two for the larger units.

@@ -66,11 +66,7 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             &options,
             Sampling::for_seconds(seconds).until(until),
             seed,
-            estimate::Output {
-                shards,
-                json,
-                until,
-            },
+            estimate::Output { shards, json },
             Mode::choose(quiet, progress),
         ),
         Command::Solve {
@@ -84,19 +80,18 @@ pub fn run(command: Command) -> Result<Exit, Error> {
 
 /// Writes each page into `dir` (made if missing), naming each file on stdout as it is written.
 fn write_pages(dir: &std::path::Path, pages: &[(String, Vec<u8>)]) -> Result<Exit, Error> {
-    let failed = |source| Error::File {
-        what: "write",
-        path: dir.to_path_buf(),
-        source,
+    let failed = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| Error::File {
+            what: "write",
+            path,
+            source,
+        }
     };
-    std::fs::create_dir_all(dir).map_err(failed)?;
+    std::fs::create_dir_all(dir).map_err(failed(dir))?;
     for (name, text) in pages {
         let path = dir.join(name);
-        crate::files::write(&path, text).map_err(|source| Error::File {
-            what: "write",
-            path: path.clone(),
-            source,
-        })?;
+        crate::files::write(&path, text).map_err(failed(&path))?;
         crate::streams::print(format!("{}\n", path.display()))?;
     }
     Ok(Exit::Success)
