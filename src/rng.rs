@@ -17,6 +17,11 @@ impl SplitMix64 {
         set
     }
 
+    /// A number drawn uniformly from [0, 1), of 53 random bits.
+    pub(crate) fn uniform(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

@@ -402,41 +402,45 @@ impl Plan {
         h.finalize()
     }
 
-    /// What an estimate draws among: the number of pieces of work in the count (a backtracking
-    /// plan's subproblems; the join engine's east row sets), and, where the draws are of the
-    /// pieces that cost something only, their share with its variance (the join's row sets
-    /// with a unit of their own, measured from `seed` on the current rayon pool).
-    pub(crate) fn draw_space(&self, seed: u64) -> (u64, Option<(f64, f64)>) {
+    /// What an estimate draws among ([`estimate::Space`]): a backtracking plan's subproblems,
+    /// uniformly; the join's row sets that hold a unit of their own, measured from `seed` on the
+    /// current rayon pool, uniformly with a quadrant table (a draw is a run of them) and in
+    /// proportion to a guess at their cost without. Nothing, where no row set holds a unit.
+    pub(crate) fn draw_space(&self, seed: u64) -> estimate::Space {
         match &self.pieces {
-            Pieces::Search { subproblems, .. } => (subproblems.len() as u64, None),
-            Pieces::Join(_) => (
-                join::units::binomial(self.n, self.n / 2),
-                Some(estimate::unit_share(self.n, estimate::SHARE_PROBES, seed))
-                    .filter(|s| s.0 > 0.0),
-            ),
+            Pieces::Search { subproblems, .. } => {
+                estimate::Space::uniform(subproblems.len() as u64)
+            }
+            Pieces::Join(join) => {
+                let tilted = join.quadrants() == join::Quadrant::OnDemand;
+                let space = estimate::Space::row_sets(self.n, tilted, estimate::PROBES, seed);
+                if space.mass.0 > 0.0 {
+                    space
+                } else {
+                    estimate::Space::uniform(0)
+                }
+            }
         }
     }
 
-    /// Does one draw of this plan's work as a run does it ([`Plan::draw_space`] says among
-    /// what, `share` the share drawn among), and says what its time is to be multiplied by to
-    /// estimate the whole count's, how many pieces it timed, and their CPU seconds: one
-    /// subproblem drawn uniformly, or the join's row sets ([`estimate::draw_row_sets`]).
-    pub(crate) fn draw(
-        &self,
-        population: u64,
-        share: Option<f64>,
-        rng: &mut SplitMix64,
-    ) -> (f64, u32, f64) {
+    /// Does one draw of this plan's work from `space` as a run does it: one subproblem, or the
+    /// join's row sets ([`estimate::draw_row_sets`]).
+    pub(crate) fn draw(&self, space: &estimate::Space, rng: &mut SplitMix64) -> estimate::Drawn {
         match &self.pieces {
             Pieces::Search { .. } => {
                 let before = thread_cpu_seconds();
-                if population > 0 {
-                    let id = (rng.next() % population) as usize;
+                if space.population > 0 {
+                    let id = (rng.next() % space.population) as usize;
                     std::hint::black_box(self.count_piece(id, false));
                 }
-                (population as f64, 1, thread_cpu_seconds() - before)
+                estimate::Drawn {
+                    stands_for: space.stands_for(1.0, 1),
+                    pieces: 1,
+                    seconds: thread_cpu_seconds() - before,
+                    pairs: 0.0,
+                }
             }
-            Pieces::Join(join) => estimate::draw_row_sets(join, population, share, rng),
+            Pieces::Join(join) => estimate::draw_row_sets(join, space, rng),
         }
     }
 }

@@ -61,7 +61,7 @@ const PIVOT_SAMPLE: usize = 1024;
 /// broad optimum: a half or twice this does the same).
 const SETUP_KEYS: usize = 480;
 /// Below this many pairs the plain loop is faster than building a batch.
-const PLAIN_BELOW: usize = 4096;
+pub(crate) const PLAIN_BELOW: usize = 4096;
 
 /// Work space of the bit-sliced count, reused from call to call (one per thread).
 #[derive(Clone)]

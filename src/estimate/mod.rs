@@ -18,61 +18,30 @@
 //! assert_eq!(e.engine, nqueens::Engine::Join);
 //! ```
 //!
-//! Most of the join engine's row sets hold no unit of their own and cost nothing: a sample of
-//! them is mostly zeros, and its spread mostly how many zeros it drew. So the join's draws are
-//! of the row sets that hold a unit only, and their mean is scaled by the share of such row
-//! sets as well, counted on every row set up to n = 20 and above on `SHARE_PROBES` of them
-//! drawn uniformly (its binomial error goes into the interval).
-//!
-//! A run takes the join engine's row sets in order, and consecutive row sets read neighbouring
-//! parts of the quadrant table; row sets drawn one by one miss the cache and look dearer than
-//! they are. So with a table one draw is a run of `RUN` consecutive row sets with a unit (those
-//! without passed over, as a count passes over them) from a random one (wrapping round): every
-//! row set with a unit is still in as many runs as any other, so the mean stays unbiased. The
-//! `WARM` row sets before the run are done first, untimed, so that the run starts with the
-//! caches a count has there. Without a table (n ≥ 25, or a budget too small for it) a draw is
-//! one row set.
-//!
-//! Above n = 24 one row set takes minutes: its halves number in the millions and the pairs in
-//! the 10^13. The halves are made and timed as in a run; of the pairs, a draw counts one of
-//! `stride` samples of the longer list's batches of 512 keys (every stride-th batch from one
-//! drawn at random, in the order the counter puts them, so about `SAMPLE_KEYS` keys), timing
-//! the counter's set-up (its sort, done once per list) as it is and the batches times `stride`.
-//! Each batch is in exactly one of the samples, so the mean is unbiased; spreading the sample
-//! over the sorted list keeps its variance low (a window of consecutive keys would miss the
-//! sort's gain). The warm-up row sets sample their pairs too.
+//! Pieces are not all drawn alike. Most of the join engine's row sets hold no unit of their own
+//! and cost nothing, so only those that hold one are drawn; and above n = 24, where they differ
+//! in cost by two orders of magnitude, each is drawn in proportion to a guess at its cost and its
+//! time divided by that guess (importance sampling, [`space`]), which keeps the mean unbiased and
+//! narrows the interval. A draw of the join engine is done as a run does it, with its longest
+//! parts sampled rather than done ([`draw`]).
+
+mod draw;
+mod space;
+
+pub(crate) use draw::{draw_row_sets, Drawn};
+pub(crate) use space::{Space, PROBES};
 
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::engines::join::pairs::{count_disjoint, count_sample, Sample, Scratch, BATCH};
-use crate::engines::join::subsets::{for_each_subset, next_subset};
-use crate::engines::join::units::{binomial, has_unit};
-use crate::engines::join::{Join, Quadrant};
 use crate::rng::SplitMix64;
-use crate::time::thread_cpu_seconds;
 use crate::{Error, Options};
 
 /// The least sample drawn, however long it takes: where a draw takes minutes (n ≥ 29 on two
 /// cores), three of them; the interval then comes from Student's t with two degrees of freedom
 /// (4.30 standard errors), not the normal law's 1.96.
 pub const MIN_SAMPLES: usize = 3;
-
-/// Consecutive row sets timed in one draw of the join engine with a quadrant table.
-pub(crate) const RUN: u32 = 32;
-
-/// Row sets done untimed before a draw's `RUN`, so that it starts with the caches of a run.
-pub(crate) const WARM: u32 = 32;
-
-/// The longest key list whose pairs a draw counts in full: of a longer one, a sample of its
-/// batches that holds about this many keys (128 batches of the counter).
-pub(crate) const SAMPLE_KEYS: usize = 1 << 16;
-
-/// Row sets drawn uniformly to measure the share that holds a unit of its own, where the draws
-/// are of those only (a fraction of a second at n = 27, drawing included); a board with at most
-/// this many row sets (n ≤ 20) has every one looked at.
-pub(crate) const SHARE_PROBES: u32 = 1 << 18;
 
 /// A count's predicted time.
 #[derive(Debug, Clone, PartialEq)]
@@ -229,15 +198,19 @@ fn sample(
     let pool = crate::exec::pool(options.threads)?;
     let Sampling { seconds, until } = sampling;
     let sampling = Instant::now();
-    // Most of the join's row sets hold no unit of their own and cost nothing (72% at n = 19 and
-    // 21): its draws go to the others only, and the count is their share of the row sets times
-    // the mean of those draws.
-    let (population, share) = pool.install(|| plan.draw_space(seed));
+    let space = pool.install(|| plan.draw_space(seed));
+    let population = space.population;
     let so_far = |draws: &Draws| {
         let k = draws.count as f64;
         let variance = draws.squares / (k - 1.0).max(1.0);
-        // The share's own error (binomial), independent of the draws', adds to the variance.
-        let share_variance = share.map_or(0.0, |(p, of_p)| draws.mean.powi(2) * of_p / (p * p));
+        // The error of Σw (measured on probes), independent of the draws', adds to the
+        // variance.
+        let (mass, of_mass) = space.mass;
+        let mass_variance = if mass > 0.0 {
+            draws.mean.powi(2) * of_mass / (mass * mass)
+        } else {
+            0.0
+        };
         Estimate {
             n,
             engine: plan.engine(),
@@ -248,12 +221,12 @@ fn sample(
             margin: match (population, draws.count) {
                 (0, _) => 0.0,
                 (_, 0 | 1) => f64::INFINITY,
-                (_, k) => t95(k - 1) * (variance / k as f64 + share_variance).sqrt(),
+                (_, k) => t95(k - 1) * (variance / k as f64 + mass_variance).sqrt(),
             },
             setup,
             elapsed: sampling.elapsed().as_secs_f64(),
             seed,
-            share: share.map(|(p, _)| p),
+            share: space.share.map(|(p, _)| p),
             until,
         }
     };
@@ -266,7 +239,6 @@ fn sample(
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let started = std::sync::atomic::AtomicUsize::new(0);
     let draws = std::sync::Mutex::new(Draws::default());
-    let with_unit = share.map(|(p, _)| p);
     pool.install(|| {
         (0..options.threads.max(1))
             .into_par_iter()
@@ -280,10 +252,10 @@ fn sample(
                     || sampling.elapsed() < budget
                         && !reached.load(std::sync::atomic::Ordering::Relaxed)
                 {
-                    let (stands_for, pieces, seconds) = plan.draw(population, with_unit, &mut rng);
+                    let drawn = plan.draw(&space, &mut rng);
                     let now = {
                         let mut draws = draws.lock().unwrap_or_else(|e| e.into_inner());
-                        draws.add(seconds * stands_for, pieces);
+                        draws.add(drawn.seconds * drawn.stands_for, drawn.pieces);
                         so_far(&draws)
                     };
                     if now.precise() == Some(true) {
@@ -336,129 +308,10 @@ fn t95(dof: usize) -> f64 {
     }
 }
 
-/// The share of an `n`-board's row sets that hold a unit of their own, with its variance:
-/// counted exactly (variance 0) where the board has at most `probes` row sets, otherwise among
-/// `probes` drawn uniformly (from the stream `seed`, on the current rayon pool).
-pub(crate) fn unit_share(n: u32, probes: u32, seed: u64) -> (f64, f64) {
-    let h = n / 2;
-    let population = binomial(n, h);
-    if population <= u64::from(probes) {
-        let mut found = 0u64;
-        for_each_subset(n, h, |east| found += u64::from(has_unit(n, east)));
-        return (found as f64 / population as f64, 0.0);
-    }
-    const PER_TASK: u32 = 1 << 12;
-    let found: u32 = (0..probes.div_ceil(PER_TASK))
-        .into_par_iter()
-        .map(|task| {
-            let mut rng = SplitMix64(seed ^ u64::from(task).wrapping_mul(0xD1B5_4A32_D192_ED03));
-            let draws = PER_TASK.min(probes - task * PER_TASK);
-            (0..draws).filter(|_| has_unit(n, rng.subset(n, h))).count() as u32
-        })
-        .sum();
-    let p = f64::from(found) / f64::from(probes.max(1));
-    (p, p * (1.0 - p) / f64::from(probes.max(1)))
-}
-
-/// One draw of the join engine's work as a run does it (see the module's notes), with what its
-/// time is to be multiplied by to estimate the whole count's (the number of draws like it the
-/// count is made of), how many row sets it timed, and their CPU seconds (with those of the pairs
-/// it did not count, of lists longer than `SAMPLE_KEYS`):
-/// - with a table: a row set drawn uniformly and the `WARM` after it, untimed, then the
-///   `RUN` after those, timed;
-/// - with quadrants made on demand (n ≥ 25, or a small budget): a row set drawn uniformly (no
-///   table, so nothing to gain from the neighbours);
-///
-/// with the `share` of the join's row sets that hold a unit of their own, of those only.
-pub(crate) fn draw_row_sets(
-    join: &Join,
-    population: u64,
-    share: Option<f64>,
-    rng: &mut SplitMix64,
-) -> (f64, u32, f64) {
-    let n = join.n();
-    let (h, with_unit) = (n / 2, share.is_some());
-    let (run, warm) = match join.quadrants() {
-        Quadrant::Table => (RUN, WARM),
-        Quadrant::OnDemand => (1, 0),
-    };
-    let mut sampler = Sampler {
-        rng: SplitMix64(rng.next()),
-        unseen: 0.0,
-    };
-    // Row sets in colexicographic order, wrapping round; the draw's first is uniform, so the
-    // timed ones start anywhere too.
-    let mut east = u64::from(rng.subset(n, h));
-    while with_unit && !has_unit(n, east as u32) {
-        east = u64::from(rng.subset(n, h));
-    }
-    // With `with_unit`, the row sets without one are passed over (a run spends nothing on
-    // them): each row set with a unit then starts one draw in as many as any other, and is in
-    // as many runs.
-    let mut next = || loop {
-        let this = east as u32;
-        east = next_subset(east, h, n).unwrap_or((1 << h) - 1);
-        if !with_unit || has_unit(n, this) {
-            return this;
-        }
-    };
-    // The warm-up makes its halves in full (the caches are the point) but samples its pairs too,
-    // and forgets what they would have cost.
-    for _ in 0..warm {
-        std::hint::black_box(
-            join.count_row_set_with(next(), |a, b, bits, s| sampler.count(a, b, bits, s)),
-        );
-    }
-    sampler.unseen = 0.0;
-    let before = thread_cpu_seconds();
-    for _ in 0..run {
-        std::hint::black_box(
-            join.count_row_set_with(next(), |a, b, bits, s| sampler.count(a, b, bits, s)),
-        );
-    }
-    let seconds = thread_cpu_seconds() - before;
-    (
-        population as f64 * share.unwrap_or(1.0) / f64::from(run),
-        run,
-        seconds + sampler.unseen,
-    )
-}
-
-/// The estimator's pair counter: short lists in full, long ones by a sample of `SAMPLE_KEYS` keys.
-struct Sampler {
-    rng: SplitMix64,
-    /// CPU seconds the batches outside the samples would have taken.
-    unseen: f64,
-}
-
-impl Sampler {
-    /// The pairs of `a` × `b` that share no bit when the longer list is at most `SAMPLE_KEYS`
-    /// keys; otherwise those of one of the `stride` samples of its batches that hold about
-    /// `SAMPLE_KEYS` keys (every `stride`-th batch as the counter orders them, from one drawn at
-    /// random), the time of the batches scaled by `stride` into `unseen` (that of ordering the
-    /// lists, done once, is not).
-    fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
-        let batches = a.len().max(b.len()).div_ceil(BATCH);
-        let stride = batches.div_ceil(SAMPLE_KEYS / BATCH);
-        if stride == 1 {
-            return count_disjoint(a, b, bits, scratch);
-        }
-        let sample = Sample {
-            offset: (self.rng.next() % stride as u64) as usize,
-            stride,
-        };
-        let mut counting = 0.0;
-        let found = count_sample(a, b, bits, scratch, sample, &mut || {
-            counting = thread_cpu_seconds()
-        });
-        self.unseen += (thread_cpu_seconds() - counting) * (stride - 1) as f64;
-        found
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::join::units::binomial;
 
     /// `until` ends the sampling once the interval is that narrow, long before the time; an
     /// interval too narrow to reach in the time says so.
@@ -567,80 +420,5 @@ mod tests {
         assert_eq!((nothing.population, nothing.samples), (0, 0));
         assert_eq!((nothing.cpu, nothing.margin), (0.0, 0.0));
         assert!(start.elapsed() < Duration::from_secs(5));
-    }
-
-    /// With its quadrants made on demand (a budget too small for n = 16's table), the join
-    /// engine draws only row sets that hold a unit, and measures their share: here against every
-    /// row set of the board.
-    #[test]
-    fn draws_made_on_demand_are_of_row_sets_with_a_unit_and_know_their_share() {
-        let n = 16;
-        let mut with_unit = 0;
-        for_each_subset(n, n / 2, |east| with_unit += u32::from(has_unit(n, east)));
-        let exact = f64::from(with_unit) / binomial(n, n / 2) as f64;
-        assert!(exact > 0.2 && exact < 0.3, "{exact}");
-        let options = Options::default()
-            .with_threads(1)
-            .with_memory(Some(1300 << 10))
-            .with_engine(Some(crate::Engine::Join));
-        let e = estimate(n, &options, 0.05, 3).unwrap();
-        // n = 16's 12,870 row sets are all looked at; a board with more is probed.
-        assert_eq!(e.share, Some(exact), "quadrants made on demand");
-        let (share, variance) = unit_share(n, 1000, 5);
-        assert!(
-            (share - exact).abs() < 0.05 && variance > 0.0,
-            "{share} against {exact}"
-        );
-        assert!(e.samples >= MIN_SAMPLES && e.cpu > 0.0 && e.margin > 0.0);
-        // Every draw on demand: one row set, standing for its share of the population.
-        let plan = crate::plan(n, &options).unwrap();
-        let mut rng = SplitMix64(11);
-        for _ in 0..20 {
-            let (stands_for, pieces, _) = plan.draw(100, Some(0.25), &mut rng);
-            assert_eq!((stands_for, pieces), (25.0, 1));
-        }
-        // The same mean time per row set whether drawn among all or among those with a unit
-        // (scaled by their share), within what timing noise allows: drawing among all and
-        // scaling by the share would read a quarter of it.
-        let mean = |share: Option<f64>, rng: &mut SplitMix64| {
-            let draws = 3000;
-            let sum: f64 = (0..draws)
-                .map(|_| {
-                    let (stands_for, _, seconds) = plan.draw(1, share, rng);
-                    stands_for * seconds
-                })
-                .sum();
-            sum / f64::from(draws)
-        };
-        let (all, some) = (mean(None, &mut rng), mean(Some(exact), &mut rng));
-        assert!(some / all > 0.6 && some / all < 1.6, "{some} against {all}");
-    }
-
-    #[test]
-    fn short_lists_are_counted_whole_and_long_ones_by_a_sample_scaled_up() {
-        let mut rng = SplitMix64(3);
-        let mut keys = |len| -> Vec<u64> {
-            (0..len)
-                .map(|_| rng.next() & rng.next() & rng.next() & ((1 << 24) - 1))
-                .collect()
-        };
-        let (a, b, long) = (keys(SAMPLE_KEYS), keys(100), keys(5 * SAMPLE_KEYS / 2));
-        let mut scratch = Scratch::default();
-        let mut sampler = Sampler {
-            rng: SplitMix64(5),
-            unseen: 0.0,
-        };
-        let whole = count_disjoint(&a, &b, 24, &mut scratch);
-        assert_eq!(sampler.count(&b, &a, 24, &mut scratch), whole);
-        assert_eq!(sampler.unseen, 0.0);
-        // Every third of the 320 batches: about a third of the pairs, and the time of the
-        // others put down as unseen.
-        let whole = count_disjoint(&long, &b, 24, &mut scratch) as f64;
-        let found = sampler.count(&b, &long, 24, &mut scratch) as f64;
-        assert!(
-            (found / whole - 1.0 / 3.0).abs() < 0.05,
-            "{found} of {whole}"
-        );
-        assert!(sampler.unseen > 0.0);
     }
 }
