@@ -14,11 +14,8 @@ pub(crate) mod join;
 pub(crate) mod mirror;
 pub(crate) mod symmetry;
 
-use crate::estimate;
 use crate::kernel::{self, board_mask, AllRows, Search};
 use crate::plan::{Piece, Pieces, Plan, Rule, MAX_SPLIT_DEPTH, SUBPROBLEMS_PER_THREAD};
-use crate::rng::SplitMix64;
-use crate::time::thread_cpu_seconds;
 use crate::{Decomposition, Error, Options};
 
 /// A way of searching: each engine has its own plan and kernel, and all give the same counts.
@@ -402,45 +399,11 @@ impl Plan {
         h.finalize()
     }
 
-    /// What an estimate draws among ([`estimate::Space`]): a backtracking plan's subproblems,
-    /// uniformly; the join's row sets that hold a unit of their own, measured from `seed` on the
-    /// current rayon pool, uniformly with a quadrant table (a draw is a run of them) and in
-    /// proportion to a guess at their cost without. Nothing, where no row set holds a unit.
-    pub(crate) fn draw_space(&self, seed: u64) -> estimate::Space {
+    /// The join engine's tables and units, for a join plan: what an estimate draws from.
+    pub(crate) fn join_tables(&self) -> Option<&join::Join> {
         match &self.pieces {
-            Pieces::Search { subproblems, .. } => {
-                estimate::Space::uniform(subproblems.len() as u64)
-            }
-            Pieces::Join(join) => {
-                let tilted = join.quadrants() == join::Quadrant::OnDemand;
-                let space = estimate::Space::row_sets(self.n, tilted, estimate::PROBES, seed);
-                if space.mass.0 > 0.0 {
-                    space
-                } else {
-                    estimate::Space::uniform(0)
-                }
-            }
-        }
-    }
-
-    /// Does one draw of this plan's work from `space` as a run does it: one subproblem, or the
-    /// join's row sets ([`estimate::draw_row_sets`]).
-    pub(crate) fn draw(&self, space: &estimate::Space, rng: &mut SplitMix64) -> estimate::Drawn {
-        match &self.pieces {
-            Pieces::Search { .. } => {
-                let before = thread_cpu_seconds();
-                if space.population > 0 {
-                    let id = (rng.next() % space.population) as usize;
-                    std::hint::black_box(self.count_piece(id, false));
-                }
-                estimate::Drawn {
-                    stands_for: space.stands_for(1.0, 1),
-                    pieces: 1,
-                    seconds: thread_cpu_seconds() - before,
-                    pairs: 0.0,
-                }
-            }
-            Pieces::Join(join) => estimate::draw_row_sets(join, space, rng),
+            Pieces::Join(join) => Some(join),
+            Pieces::Search { .. } => None,
         }
     }
 }
@@ -455,14 +418,6 @@ mod tests {
             match &self.pieces {
                 Pieces::Search { subproblems, .. } => subproblems,
                 Pieces::Join(_) => &[],
-            }
-        }
-
-        /// The join engine's tables and units, for a join plan.
-        pub(crate) fn join_tables(&self) -> Option<&join::Join> {
-            match &self.pieces {
-                Pieces::Join(join) => Some(join),
-                Pieces::Search { .. } => None,
             }
         }
     }

@@ -10,18 +10,16 @@
 //! caches a count has there. Without a table (n ≥ 25, or a budget too small for it) a draw is
 //! one row set, drawn in proportion to its weight ([`super::space`]).
 //!
-//! Above n = 24 one row set takes minutes: its halves number in the millions, the pairs in the
-//! 10^15, and its counts (a few dozen, by the quarter turn's classes) each first order both lists
-//! by pivots. The halves are made and timed as in a run. Of the counts, those of at least
-//! `reach` keys are done, and one of k keys with probability k / `reach` (its time then divided
-//! by that probability): ordering the lists takes time in proportion to their keys, so each count
-//! done stands for about as much of it as any other, and the few long counts that hold most of
-//! the pairs are always done. Of a count done, the pairs are counted in full when the longer list
-//! has at most `keys` keys; of a longer one, a sample of its batches of 512 keys: every
-//! `stride`-th batch from one drawn at random, in the order the counter puts them, so about
-//! `keys` keys, their time times `stride`. Each batch is in exactly one of the samples, so the
-//! mean stays unbiased; spreading the sample over the sorted list keeps its variance low (a
-//! window of consecutive keys would miss the sort's gain).
+//! Above n = 24 one row set takes minutes: its halves number in the millions and the pairs in
+//! the 10^15. The halves are made and timed as in a run, and each of its counts orders its lists
+//! by pivots as in a run; of the pairs, a count with a longer list of more than `keys` keys
+//! counts a sample of its batches of 512 keys: every `stride`-th batch from one drawn at random,
+//! in the order the counter puts them, so about `keys` keys, and their time is multiplied by
+//! `stride`. Each batch is in exactly one of the samples, so the mean stays unbiased; spreading
+//! the sample over the sorted list keeps its variance low (a window of consecutive keys would
+//! miss the sort's gain). Ordering the lists is a few percent of a row set's time in a run, but
+//! most of a draw's. Sampling whole counts as well (by their keys, or their pairs) made draws
+//! quicker, but noisier by as much: the interval after a given time was no narrower.
 //!
 //! Beside the time, a draw estimates in the same way the pairs its counts would test (every key
 //! of one list against every key of the other): a measure with no noise whose exact total the
@@ -59,21 +57,19 @@ pub(crate) struct Drawn {
     pub(crate) pairs: f64,
 }
 
-/// The keys of a count from which an `n`-board's draws made on demand always do it (the
-/// module's notes): a few times fewer than a row set's counts hold at n = 26 to 28, so that a
-/// draw orders some of its lists and not all. With a table, every count is done.
-fn reach(n: u32) -> f64 {
-    f64::from(1u32 << (n - 1).min(31))
-}
-
 /// One draw of the join engine's work from `space` (the module's notes).
 pub(crate) fn draw_row_sets(join: &Join, space: &Space, rng: &mut SplitMix64) -> Drawn {
+    draw_sampled(join, space, rng, SAMPLE_KEYS)
+}
+
+/// [`draw_row_sets`] with the batches of lists longer than `keys` sampled.
+fn draw_sampled(join: &Join, space: &Space, rng: &mut SplitMix64, keys: usize) -> Drawn {
     let n = join.n();
-    let (run, warm, reach) = match join.quadrants() {
-        Quadrant::Table => (RUN, WARM, 0.0),
-        Quadrant::OnDemand => (1, 0, reach(n)),
+    let (run, warm) = match join.quadrants() {
+        Quadrant::Table => (RUN, WARM),
+        Quadrant::OnDemand => (1, 0),
     };
-    let mut sampler = Sampler::new(SplitMix64(rng.next()), reach, SAMPLE_KEYS);
+    let mut sampler = Sampler::new(SplitMix64(rng.next()), keys);
     let (first, weight) = space.draw_row_set(n, rng);
     // Row sets in colexicographic order, wrapping round, passing over those without a unit (a
     // run spends nothing on them).
@@ -109,46 +105,34 @@ pub(crate) fn draw_row_sets(join: &Join, space: &Space, rng: &mut SplitMix64) ->
     }
 }
 
-/// The estimator's pair counter: the counts of `reach` keys or more, others with a probability,
-/// and of those the pairs of short lists in full and of long ones a sample (the module's notes).
+/// The estimator's pair counter: the pairs of short lists in full and of long ones a sample
+/// (the module's notes).
 pub(crate) struct Sampler {
     rng: SplitMix64,
-    /// Keys from which every count is done (0: every count).
-    reach: f64,
     /// Keys of the longer list from which its batches are sampled.
     keys: usize,
-    /// CPU seconds the work sampled rather than done would have taken.
+    /// CPU seconds the batches outside the samples would have taken.
     pub(crate) unseen: f64,
     /// Pairs of keys the counts would test, as estimated from those done.
     pub(crate) pairs: f64,
 }
 
 impl Sampler {
-    pub(crate) fn new(rng: SplitMix64, reach: f64, keys: usize) -> Sampler {
+    pub(crate) fn new(rng: SplitMix64, keys: usize) -> Sampler {
         Sampler {
             rng,
-            reach,
             keys,
             unseen: 0.0,
             pairs: 0.0,
         }
     }
 
-    /// The pairs of `a` × `b` that share no bit, when this count is done and its longer list is
-    /// at most `keys` keys; of a longer one those of one of the `stride` samples of its
-    /// batches that hold about `keys` keys (every `stride`-th batch as the counter orders them,
-    /// from one drawn at random); 0 when the count is not done. What the work not done would
-    /// have cost goes into `unseen`, the pairs it would have tested into `pairs`.
+    /// The pairs of `a` × `b` that share no bit when the longer list is at most `keys` keys;
+    /// otherwise those of one of the `stride` samples of its batches that hold about `keys`
+    /// keys (every `stride`-th batch as the counter orders them, from one drawn at random).
+    /// What the batches outside the sample would have cost goes into `unseen` (ordering the
+    /// lists, done once, is timed as it is), the pairs all of them test into `pairs`.
     pub(crate) fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
-        let keys = (a.len() + b.len()) as f64;
-        let p = if keys >= self.reach {
-            1.0
-        } else {
-            keys / self.reach
-        };
-        if p < 1.0 && self.rng.uniform() >= p {
-            return 0;
-        }
         let (long, short) = (a.len().max(b.len()), a.len().min(b.len()));
         let batches = long.div_ceil(BATCH);
         let stride = if a.len() * b.len() < PLAIN_BELOW {
@@ -156,28 +140,21 @@ impl Sampler {
         } else {
             batches.div_ceil(self.keys.div_ceil(BATCH)).max(1)
         };
+        if stride == 1 {
+            self.pairs += (long * short) as f64;
+            return count_disjoint(a, b, bits, scratch);
+        }
         let offset = (self.rng.next() % stride as u64) as usize;
-        let start = thread_cpu_seconds();
-        let mut counting = start;
-        let found = if stride == 1 {
-            count_disjoint(a, b, bits, scratch)
-        } else {
-            let sample = Sample { offset, stride };
-            count_sample(a, b, bits, scratch, sample, &mut || {
-                counting = thread_cpu_seconds()
-            })
-        };
-        let end = thread_cpu_seconds();
-        // Ordering the lists (before `counting`) stands for 1 / p counts, each batch for
-        // `stride` / p batches.
-        let scale = 1.0 / p;
-        self.unseen +=
-            (counting - start) * (scale - 1.0) + (end - counting) * (stride as f64 * scale - 1.0);
+        let mut counting = 0.0;
+        let found = count_sample(a, b, bits, scratch, Sample { offset, stride }, &mut || {
+            counting = thread_cpu_seconds()
+        });
+        self.unseen += (thread_cpu_seconds() - counting) * (stride - 1) as f64;
         let sampled: usize = (offset..batches)
             .step_by(stride)
             .map(|i| BATCH.min(long - i * BATCH))
             .sum();
-        self.pairs += scale * (stride * sampled * short) as f64;
+        self.pairs += (stride * sampled * short) as f64;
         found
     }
 }
@@ -196,7 +173,7 @@ mod tests {
         };
         let (a, b, long) = (keys(SAMPLE_KEYS), keys(100), keys(5 * SAMPLE_KEYS / 2));
         let mut scratch = Scratch::default();
-        let mut sampler = Sampler::new(SplitMix64(5), 0.0, SAMPLE_KEYS);
+        let mut sampler = Sampler::new(SplitMix64(5), SAMPLE_KEYS);
         let whole = count_disjoint(&a, &b, 24, &mut scratch);
         assert_eq!(sampler.count(&b, &a, 24, &mut scratch), whole);
         assert_eq!(sampler.unseen, 0.0);
@@ -216,27 +193,43 @@ mod tests {
         assert!((pairs / whole - 1.0).abs() < 0.01, "{pairs} of {whole}");
     }
 
-    /// A count of fewer keys than the reach is done with probability keys / reach, and then
-    /// stands for 1 / that many.
+    /// The draws are unbiased: with a quadrant table (runs of row sets drawn uniformly) and
+    /// without (row sets drawn by weight), with the batches of lists longer than a few hundred
+    /// keys sampled, the mean over many draws of the
+    /// pairs they estimate, each times what it stands for, is the pairs the whole count
+    /// tests, counted exactly, within the sampling error. A draw that stood for the wrong share
+    /// of the count, or a sample not scaled as it should be, reads wide of it.
     #[test]
-    fn counts_below_the_reach_are_done_now_and_then_and_scaled_up() {
-        let a: Vec<u64> = (0..100).map(|i| i << 1).collect();
-        let b: Vec<u64> = (0..300).map(|i| i << 9).collect();
-        let mut scratch = Scratch::default();
-        let mut sampler = Sampler::new(SplitMix64(7), 1600.0, SAMPLE_KEYS);
-        let tries = 4000;
-        let done = (0..tries)
-            .filter(|_| {
-                let before = sampler.pairs;
-                sampler.count(&a, &b, 24, &mut scratch);
-                sampler.pairs > before
-            })
-            .count();
-        assert!(
-            (done as f64 / f64::from(tries) - 0.25).abs() < 0.03,
-            "{done}"
-        );
-        let per_try = sampler.pairs / f64::from(tries);
-        assert!((per_try / 30_000.0 - 1.0).abs() < 0.1, "{per_try}");
+    fn draws_estimate_the_pairs_of_the_whole_count_without_bias() {
+        for n in [14, 15] {
+            for how in [Quadrant::Table, Quadrant::OnDemand] {
+                let join = Join::with(n, how, 0).unwrap();
+                let mut exact = 0.0;
+                crate::engines::join::subsets::for_each_subset(n, n / 2, |east| {
+                    join.count_row_set_with(east, |a: &[u64], b: &[u64], _, _: &mut Scratch| {
+                        exact += (a.len() * b.len()) as f64;
+                        0
+                    });
+                });
+                let space =
+                    Space::row_sets(n, how == Quadrant::OnDemand, super::super::space::PROBES, 1);
+                let mut rng = SplitMix64(17);
+                let draws = if how == Quadrant::Table { 1000 } else { 20_000 };
+                let (mut sum, mut squares) = (0.0, 0.0);
+                for _ in 0..draws {
+                    let d = draw_sampled(&join, &space, &mut rng, 300);
+                    let value = d.stands_for * d.pairs;
+                    sum += value;
+                    squares += value * value;
+                }
+                let k = f64::from(draws);
+                let mean = sum / k;
+                let error = ((squares / k - mean * mean) / k).sqrt();
+                assert!(
+                    (mean - exact).abs() < 4.0 * error && error < 0.02 * exact,
+                    "n = {n}, {how:?}: {mean} ± {error} against {exact}"
+                );
+            }
+        }
     }
 }

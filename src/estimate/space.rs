@@ -23,15 +23,16 @@
 //!     ln |E(S)| ≈ ln h! + Σ_{d<h} pairs_S(d) · ln(1 − 2(h − d) / (h(h − 1)))
 //!
 //!   where pairs_S(d) = popcount(S & S >> d), the pairs of rows of S that are d apart;
-//!   likewise W on the other rows. The weight is the exponential of TILT times the sum of
+//!   likewise W on the other rows. The weight is the exponential of tilt(n) times the sum of
 //!   that for S and for its complement, clamped between the QUANTILES of the probes' weights.
 //! ```
 //!
-//! The pairs' independence understates how much more a spread-out row set holds: a tilt of 2
-//! follows the measured cost at n = 26 and 28 better than 1 does, and a tilt of 3, too steep at
-//! n = 26, does worse than drawing uniformly; 2 does well at both. The clamps keep every weight
-//! away from 0 (a row set the guess gets badly wrong is still drawn now and then) and bound it,
-//! so that a row set is drawn by rejection against the largest weight.
+//! The pairs' independence understates how much more a spread-out row set holds, and the more so
+//! as n grows, where the pairs take a larger part of a row set's time: the tilt that follows the
+//! measured costs best is about 2 at n = 26 and 2.5 to 3 at n = 28. Too steep a tilt is worse than
+//! too gentle (3 at n = 26 does worse than drawing uniformly), so it rises slowly and stops at 3.
+//! The clamps keep every weight away from 0 (a row set the guess gets badly wrong is still drawn
+//! now and then) and bound it, so that a row set is drawn by rejection against the largest.
 //!
 //! Σw is the population times the mean weight of a row set (0 where it holds no unit), counted
 //! on every row set up to n = 20 and above on [`PROBES`] drawn uniformly, whose standard error
@@ -48,8 +49,12 @@ use crate::rng::SplitMix64;
 /// one looked at.
 pub(crate) const PROBES: u32 = 1 << 20;
 
-/// How much more steeply the weight rises than the pairs' independence says (the module's notes).
-const TILT: f64 = 2.0;
+/// How much more steeply the weight of an `n`-board's row set rises than the pairs'
+/// independence says (the module's notes): 2 up to n = 26, a quarter more each size above, at
+/// most 3.
+fn tilt(n: u32) -> f64 {
+    (2.0 + (f64::from(n) - 26.0) / 4.0).clamp(2.0, 3.0)
+}
 
 /// The quantiles of the probes' weights that clamp every weight: the lowest and the highest.
 const QUANTILES: (f64, f64) = (0.001, 0.999);
@@ -169,6 +174,11 @@ impl Space {
         }
     }
 
+    /// Whether the pieces are weighed by a guess at their cost, not drawn uniformly.
+    pub(crate) fn weighed(&self) -> bool {
+        self.weight != Weight::uniform()
+    }
+
     /// What the time of `pieces` drawn together from one of weight `w` is multiplied by to
     /// estimate the whole count's: Σw / w, shared among them.
     pub(crate) fn stands_for(&self, w: f64, pieces: u32) -> f64 {
@@ -199,15 +209,15 @@ impl Weight {
     /// The guess at the cost of an `n`-board's row sets, unclamped.
     fn tilted(n: u32) -> Weight {
         let h = n / 2;
-        let mut tilt = [0.0; 16];
+        let mut per_pair = [0.0; 16];
         if h >= 2 {
-            let (h, cols) = (f64::from(h), f64::from(h * (h - 1)));
-            for (d, t) in tilt.iter_mut().enumerate().take(n as usize / 2).skip(1) {
-                *t = TILT * (1.0 - 2.0 * (h - d as f64) / cols).ln();
+            let (steep, h, cols) = (tilt(n), f64::from(h), f64::from(h * (h - 1)));
+            for (d, t) in per_pair.iter_mut().enumerate().take(n as usize / 2).skip(1) {
+                *t = steep * (1.0 - 2.0 * (h - d as f64) / cols).ln();
             }
         }
         Weight {
-            tilt,
+            tilt: per_pair,
             low: 0.0,
             high: f64::INFINITY,
         }

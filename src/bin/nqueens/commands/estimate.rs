@@ -121,6 +121,8 @@ struct Figures {
     timed: u64,
     /// The share of the row sets that hold a unit, where the draws are of those only.
     share_with_unit: Option<f64>,
+    /// Whether each piece was drawn in proportion to a guess at its cost.
+    weighed: bool,
     seed: u64,
     sampling_seconds: f64,
     setup_seconds: f64,
@@ -176,6 +178,7 @@ impl Figures {
             precise: e.precise(),
             timed: e.timed,
             share_with_unit: e.share,
+            weighed: e.weighed,
             seed: e.seed,
             sampling_seconds: e.elapsed,
             setup_seconds: e.setup,
@@ -255,7 +258,7 @@ fn report(f: &Figures) -> String {
     };
     let among = f.share_with_unit.map_or(String::new(), |p| {
         format!(" among the {:.1}% with a unit", 100.0 * p)
-    });
+    }) + if f.weighed { ", weighed by cost," } else { "" };
     // Draws are with replacement: more pieces may be timed than the count has.
     // Two lines of at most 80 columns: the plan, then the sample.
     let mut out = format!(
