@@ -21,9 +21,9 @@
 //! Pieces are not all drawn alike. Most of the join engine's row sets hold no unit of their own
 //! and cost nothing, so only those that hold one are drawn; and above n = 24, where they differ
 //! in cost by two orders of magnitude, each is drawn in proportion to a guess at its cost and its
-//! time divided by that guess (importance sampling, [`space`]), which keeps the mean unbiased and
+//! time divided by that guess (importance sampling, `space.rs`), which keeps the mean unbiased and
 //! narrows the interval. A draw of the join engine is done as a run does it, with its longest
-//! parts sampled rather than done ([`draw`]).
+//! parts sampled rather than done (`draw.rs`).
 
 mod draw;
 mod space;
