@@ -166,4 +166,25 @@ fn every_path_and_item_named_in_the_design_exists() {
 fn the_design_document_is_for_a_newcomer() {
     let text = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
     assert!(text.lines().count() <= 700, "at most 700 lines");
+    // What, why and the invariants: measurements, machines and commits belong to
+    // docs/performance.md and the commit messages, which age with them.
+    let dated: Vec<&str> = text
+        .lines()
+        .filter(|line| {
+            let hash = line.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
+                (7..=40).contains(&word.len())
+                    && word.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+                    && word.chars().any(|c| c.is_ascii_digit())
+                    && word.chars().any(|c| c.is_ascii_alphabetic())
+            });
+            let machine = ["EPYC", "Xeon", "Zen ", "2026-"]
+                .iter()
+                .any(|m| line.contains(m));
+            hash || machine
+        })
+        .collect();
+    assert!(
+        dated.is_empty(),
+        "commits, machines or dates in design.md: {dated:?}"
+    );
 }
