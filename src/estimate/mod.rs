@@ -71,8 +71,8 @@ pub struct Estimate {
     /// The seed of the random sample: the same seed draws the same pieces.
     pub seed: u64,
     /// Where the draws are of row sets with a unit of their own only (the join engine): the
-    /// share of the row sets that have one, counted on every row set or measured on
-    /// `SHARE_PROBES` of them drawn uniformly.
+    /// share of the row sets that have one, counted on every row set or measured on a sample
+    /// of them drawn uniformly.
     pub share: Option<f64>,
     /// The interval's half-width, as a share of the value, that was to end the sampling
     /// ([`Sampling::until`]); [`Estimate::precise`] says whether it did.
@@ -232,7 +232,7 @@ fn sample(
             setup,
             elapsed: sampling.elapsed().as_secs_f64(),
             seed,
-            share: space.share.map(|(p, _)| p),
+            share: space.share,
             until,
             weighed: space.weighed(),
         }

@@ -64,9 +64,9 @@ const QUANTILES: (f64, f64) = (0.001, 0.999);
 pub(crate) struct Space {
     /// Pieces of work in the count: a backtracking plan's subproblems, the join's row sets.
     pub(crate) population: u64,
-    /// The share of the join's row sets that hold a unit of their own (where only those are
-    /// drawn), with its variance.
-    pub(crate) share: Option<(f64, f64)>,
+    /// The share of the join's row sets that hold a unit of their own, where only those are
+    /// drawn (its error is in `mass`'s).
+    pub(crate) share: Option<f64>,
     /// The mean weight of a piece (0 for a row set without a unit), with its variance: Σw over
     /// the population.
     pub(crate) mass: (f64, f64),
@@ -124,11 +124,10 @@ impl Space {
         let exact = probed == population;
         let k = probed.max(1) as f64;
         let p = weights.len() as f64 / k;
-        let share = (p, if exact { 0.0 } else { p * (1.0 - p) / k });
         if weights.is_empty() {
             return Space {
                 population,
-                share: Some(share),
+                share: Some(p),
                 mass: (0.0, 0.0),
                 weight: raw,
             };
@@ -152,7 +151,7 @@ impl Space {
         };
         Space {
             population,
-            share: Some(share),
+            share: Some(p),
             mass: (mean, variance),
             weight,
         }
@@ -247,9 +246,12 @@ mod tests {
     #[test]
     fn the_space_measures_the_share_and_the_weights() {
         let flat = Space::row_sets(16, false, PROBES, 1);
-        let (p, variance) = flat.share.unwrap();
-        assert_eq!(variance, 0.0, "n = 16's 12,870 row sets are all looked at");
-        assert_eq!(flat.mass, (p, 0.0));
+        let p = flat.share.unwrap();
+        assert_eq!(
+            flat.mass,
+            (p, 0.0),
+            "n = 16's 12,870 row sets are all looked at"
+        );
         let mut with_unit = 0;
         for_each_subset(16, 8, |east| with_unit += u32::from(has_unit(16, east)));
         assert_eq!(p, f64::from(with_unit) / 12_870.0);

@@ -171,12 +171,16 @@ fn the_design_document_is_for_a_newcomer() {
     let dated: Vec<&str> = text
         .lines()
         .filter(|line| {
-            let hash = line.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
-                (7..=40).contains(&word.len())
-                    && word.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
-                    && word.chars().any(|c| c.is_ascii_digit())
-                    && word.chars().any(|c| c.is_ascii_alphabetic())
-            });
+            let hash = line
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|word| {
+                    (7..=40).contains(&word.len())
+                        && word
+                            .chars()
+                            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+                        && word.chars().any(|c| c.is_ascii_digit())
+                        && word.chars().any(|c| c.is_ascii_alphabetic())
+                });
             let machine = ["EPYC", "Xeon", "Zen ", "2026-"]
                 .iter()
                 .any(|m| line.contains(m));
