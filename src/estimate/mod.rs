@@ -81,6 +81,9 @@ pub struct Estimate {
     /// that guess (the join engine's row sets made on demand, n ≥ 25): importance sampling,
     /// which narrows the interval where pieces differ in cost by orders of magnitude.
     pub weighed: bool,
+    /// The join engine's count: the pairs of half-boards it would test (those its pivots skip
+    /// included), estimated from the same draws as the time; `None` for the other engines.
+    pub pairs: Option<f64>,
 }
 
 impl Estimate {
@@ -235,6 +238,7 @@ fn sample(
             share: space.share,
             until,
             weighed: space.weighed(),
+            pairs: plan.join_tables().map(|_| draws.pairs),
         }
     };
     let reached = std::sync::atomic::AtomicBool::new(false);
@@ -263,6 +267,7 @@ fn sample(
                     let now = {
                         let mut draws = draws.lock().unwrap_or_else(|e| e.into_inner());
                         draws.add(drawn.seconds * drawn.stands_for, drawn.pieces);
+                        draws.add_pairs(drawn.pairs * drawn.stands_for);
                         so_far(&draws)
                     };
                     if now.precise() == Some(true) {
@@ -322,6 +327,8 @@ struct Draws {
     squares: f64,
     /// Pieces of work timed.
     timed: u64,
+    /// The mean of the pairs the draws estimate.
+    pairs: f64,
 }
 
 impl Draws {
@@ -332,6 +339,11 @@ impl Draws {
         let before = time - self.mean;
         self.mean += before / self.count as f64;
         self.squares += before * (time - self.mean);
+    }
+
+    /// The pairs the draw just added estimates, scaled to the whole count.
+    fn add_pairs(&mut self, pairs: f64) {
+        self.pairs += (pairs - self.pairs) / self.count.max(1) as f64;
     }
 }
 

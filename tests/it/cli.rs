@@ -296,6 +296,7 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
     for (line, start) in lines[2..].iter().zip([
         "CPU time ",
         "CPU-core-years ",
+        "pairs tested ",
         "wall time, 2 threads ",
         "one of 10 shards, CPU ",
         "one shard, 2 threads ",
@@ -368,6 +369,14 @@ fn an_estimate_as_json_has_every_figure() {
     // Two threads share the work, not the plan.
     assert!(
         (number("wall_seconds") - (setup + (cpu - setup) / 2.0)).abs() < 1e-9,
+        "{text}"
+    );
+    // The pairs the join would test, and their rate over the count's CPU time (the plan's
+    // not included).
+    let pairs = number("pairs");
+    assert!(pairs > 1e6, "{text}");
+    assert!(
+        (number("pairs_per_cpu_second") * (cpu - setup) / pairs - 1.0).abs() < 1e-9,
         "{text}"
     );
     let shard = &v["shard"];

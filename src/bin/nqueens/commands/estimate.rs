@@ -123,6 +123,10 @@ struct Figures {
     share_with_unit: Option<f64>,
     /// Whether each piece was drawn in proportion to a guess at its cost.
     weighed: bool,
+    /// The pairs of half-boards the join engine's count would test, and how many per CPU
+    /// second (null for the other engines).
+    pairs: Option<f64>,
+    pairs_per_cpu_second: Option<f64>,
     seed: u64,
     sampling_seconds: f64,
     setup_seconds: f64,
@@ -179,6 +183,8 @@ impl Figures {
             timed: e.timed,
             share_with_unit: e.share,
             weighed: e.weighed,
+            pairs: e.pairs,
+            pairs_per_cpu_second: e.pairs.map(|p| p / e.cpu.max(f64::MIN_POSITIVE)),
             seed: e.seed,
             sampling_seconds: e.elapsed,
             setup_seconds: e.setup,
@@ -312,6 +318,12 @@ fn report(f: &Figures) -> String {
         significant(f.cpu_core_years),
         significant(f.cpu_core_years_margin)
     );
+    if let (Some(pairs), Some(rate)) = (f.pairs, f.pairs_per_cpu_second) {
+        out += &format!(
+            "{:<24} {pairs:.3e} ({rate:.3e} per CPU second)\n",
+            "pairs tested"
+        );
+    }
     let on = plural(f.threads, "thread");
     out += &line(
         &format!("wall time, {on}"),
