@@ -307,7 +307,6 @@ impl Join {
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
             b.groups.new_row_set(self.made);
-            b.scratch.pivots(pairs::Pivots::WHOLE);
             let mut east_halves = Halves::new(q.rows(), h, east, 0, Side::East);
             loop {
                 b.all_east.clear();
@@ -351,7 +350,6 @@ impl Join {
             ..
         } = b;
         groups.new_row_set(self.made);
-        scratch.pivots(pairs::Pivots::TURN);
         let mut total = 0;
         let mut east_halves = Turned::new(n, unit.east, Side::East);
         loop {

@@ -53,27 +53,8 @@ const SORT: SortWhen = SortWhen(2048);
 /// repay the sort sooner. A rule by the long list's batches alone would leave the quarter turn's
 /// shorter lists unsorted.
 const SORT_AVX512: SortWhen = SortWhen(1024);
-/// How many pivots a sorted count takes: `beyond` more than it takes to tell the long list's
-/// batches apart, and few enough that a pattern holds `per_pattern` short keys on average.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Pivots {
-    beyond: usize,
-    per_pattern: usize,
-}
-
-impl Pivots {
-    /// For whole units: more pivots cost more than they skip.
-    pub(crate) const WHOLE: Pivots = Pivots {
-        beyond: 1,
-        per_pattern: 32,
-    };
-    /// For the quarter turn's rectangles, shorter lists of halves of a few classes: a finer
-    /// split of the short keys, whose patterns then skip more pairs.
-    pub(crate) const TURN: Pivots = Pivots {
-        beyond: 2,
-        per_pattern: 16,
-    };
-}
+/// Short keys a pattern holds at least, on average.
+const SHORT_PER_PATTERN: usize = 32;
 /// Keys of each list looked at to choose the pivots.
 const PIVOT_SAMPLE: usize = 1024;
 /// What setting up one batch (its transpose and tables) costs, in keys counted against it (a
@@ -96,8 +77,6 @@ pub(crate) struct Scratch {
     /// A batch's keys that lack every pivot bit of each pattern.
     bases: Vec<Lanes>,
     map: Box<KeyMap>,
-    /// How the counts of its owner choose their pivots ([`Scratch::pivots`]).
-    pivots: Pivots,
 }
 
 impl Default for Scratch {
@@ -121,15 +100,7 @@ impl Default for Scratch {
                 kept_mask: 0,
                 order: Vec::new(),
             }),
-            pivots: Pivots::WHOLE,
         }
-    }
-}
-
-impl Scratch {
-    /// Makes the sorted counts from now on choose their pivots by `pivots`.
-    pub(crate) fn pivots(&mut self, pivots: Pivots) {
-        self.pivots = pivots;
     }
 }
 
@@ -354,7 +325,6 @@ fn sliced(
         starts,
         bases,
         map,
-        ..
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
     if !sorts {
@@ -370,15 +340,11 @@ fn sliced(
         }
         return total;
     }
-    // A pivot or two more than it takes to tell the batches apart, and few enough that a
-    // pattern holds some short keys ([`Pivots`]).
+    // One pivot more than it takes to tell the batches apart, and few enough that a pattern
+    // holds some SHORT_PER_PATTERN short keys.
     let log2 = |x: usize| (usize::BITS - x.leading_zeros()) as usize;
-    let Pivots {
-        beyond,
-        per_pattern,
-    } = s.pivots;
-    let k = (log2(batches - 1) + beyond)
-        .min(log2(short.len() / per_pattern))
+    let k = (log2(batches - 1) + 1)
+        .min(log2(short.len() / SHORT_PER_PATTERN))
         .clamp(1, MAX_PIVOTS);
     let pivots = choose_pivots(long, short, k);
     map.set(
