@@ -26,11 +26,11 @@
 //! tests can count, to show that the sampling is unbiased.
 
 use crate::engines::join::pairs::{
-    count_classes_sample, count_sample, Classes, Sample, Scratch, BATCH, PLAIN_BELOW,
+    count_disjoint, count_sample, Sample, Scratch, BATCH, PLAIN_BELOW,
 };
 use crate::engines::join::subsets::next_subset;
 use crate::engines::join::units::has_unit;
-use crate::engines::join::{Join, PairCounter, Quadrant};
+use crate::engines::join::{Join, Quadrant};
 use crate::rng::SplitMix64;
 use crate::time::thread_cpu_seconds;
 
@@ -85,13 +85,17 @@ fn draw_sampled(join: &Join, space: &Space, rng: &mut SplitMix64, keys: usize) -
     // The warm-up makes its halves in full (the caches are the point) but samples its pairs
     // too, and forgets what they would have cost.
     for _ in 0..warm {
-        std::hint::black_box(join.count_row_set_with(next(), &mut sampler));
+        std::hint::black_box(
+            join.count_row_set_with(next(), |a, b, bits, s| sampler.count(a, b, bits, s)),
+        );
     }
     sampler.unseen = 0.0;
     sampler.pairs = 0.0;
     let before = thread_cpu_seconds();
     for _ in 0..run {
-        std::hint::black_box(join.count_row_set_with(next(), &mut sampler));
+        std::hint::black_box(
+            join.count_row_set_with(next(), |a, b, bits, s| sampler.count(a, b, bits, s)),
+        );
     }
     Drawn {
         stands_for: space.stands_for(weight, run),
@@ -130,71 +134,27 @@ impl Sampler {
     /// lists, done once, is timed as it is), the pairs all of them test into `pairs`.
     pub(crate) fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
         let (long, short) = (a.len().max(b.len()), a.len().min(b.len()));
-        let (found, stride, sampled) = self.sampled(a, b, |sample, counting| {
-            count_sample(a, b, bits, scratch, sample, counting)
-        });
-        // The keys of the batches done.
-        let done: usize = if stride == 1 {
-            long
-        } else {
-            let batches = long.div_ceil(BATCH);
-            (sampled..batches)
-                .step_by(stride)
-                .map(|i| BATCH.min(long - i * BATCH))
-                .sum()
-        };
-        self.pairs += (stride * done * short) as f64;
-        found
-    }
-
-    /// `count(sample, counting)` of the sample of a count of `a` × `b` (as [`Sampler::count`]
-    /// says), with what the batches outside it would have cost added to `unseen`: what it
-    /// found, the stride and the offset of the sample.
-    fn sampled(
-        &mut self,
-        a: &[u64],
-        b: &[u64],
-        count: impl FnOnce(Sample, &mut dyn FnMut()) -> u64,
-    ) -> (u64, usize, usize) {
-        let batches = a.len().max(b.len()).div_ceil(BATCH);
+        let batches = long.div_ceil(BATCH);
         let stride = if a.len() * b.len() < PLAIN_BELOW {
             1
         } else {
             batches.div_ceil(self.keys.div_ceil(BATCH)).max(1)
         };
         if stride == 1 {
-            return (count(Sample::ALL, &mut || ()), 1, 0);
+            self.pairs += (long * short) as f64;
+            return count_disjoint(a, b, bits, scratch);
         }
         let offset = (self.rng.next() % stride as u64) as usize;
         let mut counting = 0.0;
-        let found = count(Sample { offset, stride }, &mut || {
+        let found = count_sample(a, b, bits, scratch, Sample { offset, stride }, &mut || {
             counting = thread_cpu_seconds()
         });
         self.unseen += (thread_cpu_seconds() - counting) * (stride - 1) as f64;
-        (found, stride, offset)
-    }
-}
-
-impl PairCounter for Sampler {
-    fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
-        Sampler::count(self, a, b, bits, scratch)
-    }
-
-    /// As [`Sampler::count`], the pairs tested being those the count by classes says it tested
-    /// in the sample, times the stride.
-    fn count_classes(
-        &mut self,
-        a: &[u64],
-        b: &[u64],
-        classes: &mut Classes,
-        bits: u32,
-        scratch: &mut Scratch,
-    ) -> u64 {
-        let before = classes.tested;
-        let (found, stride, _) = self.sampled(a, b, |sample, counting| {
-            count_classes_sample(a, b, classes, bits, scratch, sample, counting)
-        });
-        self.pairs += (stride as u64 * (classes.tested - before)) as f64;
+        let sampled: usize = (offset..batches)
+            .step_by(stride)
+            .map(|i| BATCH.min(long - i * BATCH))
+            .sum();
+        self.pairs += (stride * sampled * short) as f64;
         found
     }
 }

@@ -250,7 +250,7 @@ impl Join {
     /// smallest of their classes, each weighed by its class (0 when it has none): what a run
     /// spends on `east`.
     pub(crate) fn count_row_set(&self, east: u32) -> u64 {
-        self.count_row_set_with(east, Exact)
+        self.count_row_set_with(east, pairs::count_disjoint)
     }
 
     /// [`Join::count_row_set`] with `count` in place of the pair counter: the estimator
@@ -362,8 +362,8 @@ impl Join {
                 west_runs.clear();
                 let more_west = west_halves.fill(q, window, (west, west_runs), self.piece, groups);
                 let (east, west) = ((&all_east[..], &*east_runs), (&west[..], &*west_runs));
-                total += turn.count(n, east, west, |e, w, classes| {
-                    count.count_classes(e, w, classes, window.key_bits(), scratch)
+                total += turn::count_runs(n, east, west, turn, |e, w| {
+                    count(e, w, window.key_bits(), scratch)
                 });
                 if !more_west {
                     break;
@@ -424,7 +424,7 @@ impl Join {
             }
             let east_keys = clear.map_or(&b.all_east[..], |len| &b.east[..len]);
             if !east_keys.is_empty() && !b.west.is_empty() {
-                found += count.count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
+                found += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
             }
         }
         found
@@ -470,59 +470,13 @@ fn groups(n: u32, units: &[Unit]) -> ([(u32, u32); 32], usize) {
 }
 
 /// Counts the pairs of two key lists that share no bit, keys below `2^bits`, with a thread's
-/// work space: [`Exact`], or an estimator's stand-in that counts a sample.
-pub(crate) trait PairCounter {
-    /// The pairs of `a` × `b` that share no bit ([`pairs::count_disjoint`]).
-    fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut pairs::Scratch) -> u64;
-
-    /// The same by `classes`, each pair times its classes' weight
-    /// ([`pairs::count_classes`]).
-    fn count_classes(
-        &mut self,
-        a: &[u64],
-        b: &[u64],
-        classes: &mut pairs::Classes,
-        bits: u32,
-        scratch: &mut pairs::Scratch,
-    ) -> u64;
+/// work space: [`pairs::count_disjoint`], or an estimator's stand-in.
+pub(crate) trait PairCounter:
+    FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64
+{
 }
 
-/// The pair counter of a run: every pair.
-pub(crate) struct Exact;
-
-impl PairCounter for Exact {
-    fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut pairs::Scratch) -> u64 {
-        pairs::count_disjoint(a, b, bits, scratch)
-    }
-
-    fn count_classes(
-        &mut self,
-        a: &[u64],
-        b: &[u64],
-        classes: &mut pairs::Classes,
-        bits: u32,
-        scratch: &mut pairs::Scratch,
-    ) -> u64 {
-        pairs::count_classes(a, b, classes, bits, scratch)
-    }
-}
-
-impl<T: PairCounter> PairCounter for &mut T {
-    fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut pairs::Scratch) -> u64 {
-        (**self).count(a, b, bits, scratch)
-    }
-
-    fn count_classes(
-        &mut self,
-        a: &[u64],
-        b: &[u64],
-        classes: &mut pairs::Classes,
-        bits: u32,
-        scratch: &mut pairs::Scratch,
-    ) -> u64 {
-        (**self).count_classes(a, b, classes, bits, scratch)
-    }
-}
+impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
 /// The smallest even board counted by the quarter turn ([`turn`]). It tests about half the
 /// pairs, but in shorter lists, where the counter's pivots cut less: below n = 26 that costs
@@ -717,7 +671,7 @@ mod tests {
         /// adds to the board's total, over its weight.
         pub(crate) fn count_unit(&self, unit: &Unit) -> u64 {
             let mut solutions = 0;
-            self.count_units(unit.east, &[*unit], Exact, |times, s| {
+            self.count_units(unit.east, &[*unit], pairs::count_disjoint, |times, s| {
                 solutions += u64::from(times / unit.weight) * s
             });
             solutions

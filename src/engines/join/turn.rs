@@ -50,7 +50,6 @@ use std::ops::Range;
 
 use super::half;
 use super::half::{Halves, Side, Window};
-use super::pairs::Classes;
 use super::quadrant::{Diagonals, Quadrants};
 
 /// A class's largest distance, as (D - 1) / 2: 0 to h - 1.
@@ -313,66 +312,11 @@ impl ByLevel<'_> {
 
 /// A thread's lists and bounds for [`count_runs`], reused from piece to piece: for each side,
 /// the keys of part P and of both parts (the whole list is the piece itself), and the bounds
-/// of the three; and the runs and weights of a count by classes ([`Scratch::count`]).
+/// of the three.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     keys: [Vec<u64>; 4],
     bounds: [Vec<usize>; 6],
-    runs: [Vec<(u8, usize)>; 2],
-    /// The board whose weights these are, and [`times`] of every two classes by number.
-    weighed: u32,
-    weights: Vec<u8>,
-}
-
-/// A class's number in a count by classes: part P's levels first, then both parts', then Q's,
-/// so that the classes a half of any class counts with (and those it counts the same times
-/// with) lie in few ranges of numbers.
-fn number(h: usize, (level, part): Class) -> usize {
-    let part = match part {
-        Part::P => 0,
-        Part::Both => 1,
-        Part::Q => 2,
-    };
-    part * h + usize::from(level)
-}
-
-impl Scratch {
-    /// Σ [`times`] × pairs that share no bit over the east keys `east` with their runs and the
-    /// west keys `west` with theirs, in one count by classes: `count(east keys, west keys,
-    /// classes)`.
-    pub(crate) fn count(
-        &mut self,
-        n: u32,
-        east: (&[u64], &Runs),
-        west: (&[u64], &Runs),
-        mut count: impl FnMut(&[u64], &[u64], &mut Classes) -> u64,
-    ) -> u64 {
-        let h = (n / 2) as usize;
-        let classes = 3 * h;
-        if self.weighed != n {
-            let every =
-                || (0..h as Level).flat_map(|l| [Part::P, Part::Both, Part::Q].map(|p| (l, p)));
-            self.weights = vec![0; classes * classes];
-            for x in every() {
-                for y in every() {
-                    self.weights[number(h, x) * classes + number(h, y)] = times(x, y) as u8;
-                }
-            }
-            self.weighed = n;
-        }
-        for (out, runs) in self.runs.iter_mut().zip([east.1, west.1]) {
-            out.clear();
-            out.extend(
-                runs.iter()
-                    .map(|&(class, from)| (number(h, class) as u8, from)),
-            );
-        }
-        if east.0.is_empty() || west.0.is_empty() {
-            return 0;
-        }
-        let mut classes = Classes::new([&self.runs[0], &self.runs[1]], classes, &self.weights);
-        count(east.0, west.0, &mut classes)
-    }
 }
 
 /// Σ pairs that share no bit over `a` × `b` (by level) whose level in `a` is greater, each by
@@ -414,9 +358,7 @@ pub(crate) fn count_runs(
     mut count: impl FnMut(&[u64], &[u64]) -> u64,
 ) -> u64 {
     let levels = (n / 2) as usize;
-    let Scratch {
-        keys, bounds: b, ..
-    } = scratch;
+    let Scratch { keys, bounds: b } = scratch;
     let [ek_p, ek_both, wk_p, wk_both] = keys;
     let [eb_all, eb_p, eb_both, wb_all, wb_p, wb_both] = b;
     let (is_p, is_both) = (|p| p == Part::P, |p| p == Part::Both);

@@ -76,8 +76,6 @@ pub(crate) struct Scratch {
     starts: Vec<usize>,
     /// A batch's keys that lack every pivot bit of each pattern.
     bases: Vec<Lanes>,
-    /// Where each (pattern, class) of the short keys starts, in a count by classes.
-    buckets: Vec<u32>,
     map: Box<KeyMap>,
 }
 
@@ -92,7 +90,6 @@ impl Default for Scratch {
             counters: Vec::new(),
             starts: Vec::new(),
             bases: Vec::new(),
-            buckets: Vec::new(),
             map: Box::new(KeyMap {
                 bytes: [[0; 256]; 8],
                 key_bytes: 0,
@@ -191,29 +188,13 @@ pub(crate) fn count_sample(
     sample: Sample,
     counting: &mut dyn FnMut(),
 ) -> u64 {
-    count_course(a, b, bits, scratch, (sample, counting, None))
-}
-
-/// [`count_sample`] of a count by classes ([`Classes`], its pairs `times` the weight of their
-/// classes, and those of weight 0 never tested) when `classes` is given: one sort of each list
-/// for all its classes.
-fn count_course(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch, c: Course) -> u64 {
     debug_assert!(bits <= 64);
-    let (sample, counting, classes) = c;
     if a.len() * b.len() < PLAIN_BELOW {
         counting();
-        return match classes {
-            None => count_plain(a, b),
-            Some(classes) => classes.plain(a, b),
-        };
+        return count_plain(a, b);
     }
-    let swap = a.len() < b.len();
-    let (long, short) = if swap { (b, a) } else { (a, b) };
-    let classes = classes.map(|c| {
-        c.swapped = swap;
-        c
-    });
-    let c = (sample, counting, classes);
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let c = (sample, counting);
     #[cfg(target_arch = "x86_64")]
     {
         if isa::has_avx512() {
@@ -251,9 +232,8 @@ impl SortWhen {
     }
 }
 
-/// How one count goes: the batches it does, what it calls when they begin, and the classes of
-/// a count by classes.
-type Course<'a, 'b> = (Sample, &'a mut dyn FnMut(), Option<&'a mut Classes<'b>>);
+/// How one count goes: the batches it does, and what it calls when they begin.
+type Course<'a> = (Sample, &'a mut dyn FnMut());
 
 /// A batch count (`count_batch` of `portable.rs`, `avx2.rs` or `avx512.rs`) with the number of
 /// chunks made a constant.
@@ -305,7 +285,7 @@ fn sliced(
     long: &[u64],
     short: &[u64],
     bits: u32,
-    ((sample, counting, classes), when): (Course, SortWhen),
+    ((sample, counting), when): (Course, SortWhen),
     s: &mut Scratch,
     (kept, patterns_of): (
         impl Fn(&KeyMap, u64) -> u64,
@@ -313,19 +293,6 @@ fn sliced(
     ),
     count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
-    if let Some(classes) = classes {
-        let course = (sample, counting);
-        return by_classes(
-            long,
-            short,
-            bits,
-            course,
-            classes,
-            s,
-            (kept, patterns_of),
-            count,
-        );
-    }
     // Lists not sorted go in batches whichever way costs less, for a whole count (a sample is of
     // the longer list's batches): a batch's set-up costs about SETUP_KEYS keys counted against
     // it, so n = 19's average unit, 4,466 keys against 1,916, costs less in 4 batches of the
@@ -358,7 +325,6 @@ fn sliced(
         starts,
         bases,
         map,
-        ..
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
     if !sorts {
@@ -376,7 +342,10 @@ fn sliced(
     }
     // One pivot more than it takes to tell the batches apart, and few enough that a pattern
     // holds some SHORT_PER_PATTERN short keys.
-    let k = pivot_count(batches, short.len());
+    let log2 = |x: usize| (usize::BITS - x.leading_zeros()) as usize;
+    let k = (log2(batches - 1) + 1)
+        .min(log2(short.len() / SHORT_PER_PATTERN))
+        .clamp(1, MAX_PIVOTS);
     let pivots = choose_pivots(long, short, k);
     map.set(
         bits,
@@ -432,253 +401,6 @@ fn sliced(
                 total += count(chunks, &sorted_short[from..to], combos, &bases[j]);
             }
             j = ((j | common) + 1) & !common;
-        }
-    }
-    total
-}
-
-/// How many pivots a count sorts by: one more than it takes to tell the long list's `batches`
-/// apart, and few enough that a pattern holds some [`SHORT_PER_PATTERN`] of the `short` keys.
-#[inline(always)]
-fn pivot_count(batches: usize, short: usize) -> usize {
-    let log2 = |x: usize| (usize::BITS - x.leading_zeros()) as usize;
-    (log2(batches - 1) + 1)
-        .min(log2(short / SHORT_PER_PATTERN))
-        .clamp(1, MAX_PIVOTS)
-}
-
-/// The runs of one class in a list: (class, first key), in the list's order, each to the next
-/// one's first key (the last to the list's end).
-pub(crate) type ClassRuns = [(u8, usize)];
-
-/// A count by classes: each key of either list is of a class, and a disjoint pair counts as
-/// many times as its classes say (0: the pair is never tested).
-#[derive(Debug)]
-pub(crate) struct Classes<'a> {
-    /// The runs of the lists as given to [`count_classes`], `a`'s then `b`'s.
-    pub(crate) runs: [&'a ClassRuns; 2],
-    /// How many classes there are: every class is below it (at most 64).
-    pub(crate) classes: usize,
-    /// How many times a pair of classes x and y counts, at `x * classes + y`: symmetric.
-    pub(crate) weights: &'a [u8],
-    /// Pairs tested so far: those of weight above 0 in the batches done.
-    pub(crate) tested: u64,
-    /// Whether `b` is the list taken in batches.
-    swapped: bool,
-}
-
-impl<'a> Classes<'a> {
-    /// The classes of a count of `a` with runs `runs[0]` against `b` with `runs[1]`.
-    pub(crate) fn new(runs: [&'a ClassRuns; 2], classes: usize, weights: &'a [u8]) -> Self {
-        debug_assert!(classes <= 64 && weights.len() == classes * classes);
-        Classes {
-            runs,
-            classes,
-            weights,
-            tested: 0,
-            swapped: false,
-        }
-    }
-
-    /// The runs of the list taken in batches, and of the other.
-    fn sides(&self) -> (&'a ClassRuns, &'a ClassRuns) {
-        let [a, b] = self.runs;
-        if self.swapped {
-            (b, a)
-        } else {
-            (a, b)
-        }
-    }
-
-    /// The count of `a` × `b` (as given) pair by pair.
-    fn plain(&mut self, a: &[u64], b: &[u64]) -> u64 {
-        let mut total = 0;
-        for (x, ra) in each_run(a.len(), self.runs[0]) {
-            for (y, rb) in each_run(b.len(), self.runs[1]) {
-                let w = u64::from(self.weights[usize::from(x) * self.classes + usize::from(y)]);
-                if w > 0 {
-                    self.tested += (ra.len() * rb.len()) as u64;
-                    total += w * count_plain(&a[ra.clone()], &b[rb]);
-                }
-            }
-        }
-        total
-    }
-}
-
-/// Each run of `runs` over a list of `len` keys: its class and the range of its keys.
-pub(crate) fn each_run(
-    len: usize,
-    runs: &ClassRuns,
-) -> impl Iterator<Item = (u8, std::ops::Range<usize>)> + '_ {
-    (runs.iter().enumerate())
-        .map(move |(i, &(class, from))| (class, from..runs.get(i + 1).map_or(len, |r| r.1)))
-}
-
-/// Σ weight × pairs `(x, y)` of `a` × `b` with `x & y == 0`, every key below `2^bits`, over the
-/// pairs of classes whose weight is above 0 (`classes`, which also keeps the pairs tested).
-pub(crate) fn count_classes(
-    a: &[u64],
-    b: &[u64],
-    classes: &mut Classes,
-    bits: u32,
-    scratch: &mut Scratch,
-) -> u64 {
-    count_classes_sample(a, b, classes, bits, scratch, Sample::ALL, &mut || ())
-}
-
-/// [`count_classes`] of a sample of the batches, as [`count_sample`].
-pub(crate) fn count_classes_sample(
-    a: &[u64],
-    b: &[u64],
-    classes: &mut Classes,
-    bits: u32,
-    scratch: &mut Scratch,
-    sample: Sample,
-    counting: &mut dyn FnMut(),
-) -> u64 {
-    count_course(a, b, bits, scratch, (sample, counting, Some(classes)))
-}
-
-/// The bit-sliced count by classes: [`sliced`]'s sorted path with one sort of each list for all
-/// its classes. The long list is sorted by pattern within each run of a class, so that a batch
-/// is of one class; the short keys by pattern and, within a pattern, by class. A batch of class
-/// x then counts, for each pattern, a few ranges of the short keys: the classes in a row with
-/// the same weight against x, each range times that weight, and the classes of weight 0 never.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn by_classes(
-    long: &[u64],
-    short: &[u64],
-    bits: u32,
-    (sample, counting): (Sample, &mut dyn FnMut()),
-    classes: &mut Classes,
-    s: &mut Scratch,
-    (kept, patterns_of): (
-        impl Fn(&KeyMap, u64) -> u64,
-        impl Fn(&KeyMap, &[u64], &mut [Pattern]),
-    ),
-    count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
-) -> u64 {
-    let (long_runs, short_runs) = classes.sides();
-    let c = classes.classes;
-    let k = pivot_count(long.len().div_ceil(BATCH), short.len());
-    let pivots = choose_pivots(long, short, k);
-    let Scratch {
-        combos,
-        long: sorted_long,
-        short: sorted_short,
-        words,
-        patterns,
-        counters,
-        starts,
-        bases,
-        buckets,
-        map,
-    } = s;
-    map.set(
-        bits,
-        &pivots[..k],
-        short.iter().fold(0, |all, &key| all | key),
-    );
-    // The long keys by pattern within each run.
-    patterns_of(map, long, slots(patterns, long.len()));
-    let sorted_long = slots(sorted_long, long.len());
-    for (_, run) in each_run(long.len(), long_runs) {
-        let out = (&mut sorted_long[run.clone()], &mut *counters, &mut *starts);
-        sort_by_pattern(&long[run.clone()], &patterns[run], k, out);
-    }
-    // The short keys packed, by pattern and class: bucket pattern · c + class, whose keys are
-    // `first[bucket]..first[bucket + 1]` (a count, then a prefix sum).
-    let (patterns, words) = (slots(patterns, short.len()), slots(words, short.len()));
-    patterns_of(map, short, patterns);
-    for (w, &key) in words.iter_mut().zip(short) {
-        *w = kept(map, key);
-    }
-    let first = slots(buckets, (c << k) + 1);
-    first.fill(0);
-    let mut sizes = [0u64; 64];
-    for (class, run) in each_run(short.len(), short_runs) {
-        sizes[usize::from(class)] += run.len() as u64;
-        for &p in &patterns[run] {
-            first[usize::from(p) * c + usize::from(class) + 1] += 1;
-        }
-    }
-    for i in 1..first.len() {
-        first[i] += first[i - 1];
-    }
-    let next = slots(starts, c << k);
-    for (slot, &f) in next.iter_mut().zip(first.iter()) {
-        *slot = f as usize;
-    }
-    let sorted_short = slots(sorted_short, short.len());
-    for (class, run) in each_run(short.len(), short_runs) {
-        for i in run {
-            let slot = &mut next[usize::from(patterns[i]) * c + usize::from(class)];
-            sorted_short[*slot] = words[i];
-            *slot += 1;
-        }
-    }
-    let positions = map.positions();
-    let chunks = chunks(positions.len());
-    counting();
-    let mut total = 0;
-    let bases = slots(bases, 1 << k);
-    let stride = sample.stride.max(1);
-    let mut index = 0;
-    for (class, run) in each_run(long.len(), long_runs) {
-        // The classes of the short keys in ranges of one weight above 0: (from, to, weight).
-        let row = &classes.weights[usize::from(class) * c..][..c];
-        let mut ranges = [(0usize, 0usize, 0u64); 64];
-        let (mut len, mut y) = (0, 0);
-        while y < c {
-            let to = y + row[y..].iter().take_while(|&&w| w == row[y]).count();
-            if row[y] > 0 {
-                ranges[len] = (y, to, u64::from(row[y]));
-                len += 1;
-            }
-            y = to;
-        }
-        let ranges = &ranges[..len];
-        let wide: u64 = ranges
-            .iter()
-            .map(|&(y, to, _)| sizes[y..to].iter().sum::<u64>())
-            .sum();
-        for batch in sorted_long[run].chunks(BATCH) {
-            let this = index;
-            index += 1;
-            if ranges.is_empty() || this < sample.offset || (this - sample.offset) % stride != 0 {
-                continue;
-            }
-            classes.tested += batch.len() as u64 * wide;
-            let (lacks, present) = transpose_batch(batch, bits);
-            fill_combos(&lacks, positions, combos);
-            let mut common = 0usize;
-            for (i, &p) in pivots[..k].iter().enumerate() {
-                if and(lacks[p as usize], present) == Lanes::NONE {
-                    common |= 1 << (k - 1 - i);
-                }
-            }
-            let mut j = 0;
-            while j < 1 << k {
-                bases[j] = match j.checked_sub(1) {
-                    None => present,
-                    Some(less) => {
-                        let i = j.trailing_zeros() as usize;
-                        and(bases[j & less], lacks[pivots[k - 1 - i] as usize])
-                    }
-                };
-                if bases[j] != Lanes::NONE {
-                    let at = &first[j * c..];
-                    for &(y, to, w) in ranges {
-                        let (from, to) = (at[y] as usize, at[to] as usize);
-                        if from < to {
-                            total += w * count(chunks, &sorted_short[from..to], combos, &bases[j]);
-                        }
-                    }
-                }
-                j = ((j | common) + 1) & !common;
-            }
         }
     }
     total

@@ -48,7 +48,7 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
     {
         if isa::has_avx2() {
             for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
-                let c: Course = (Sample::ALL, &mut || (), None);
+                let c: Course = (Sample::ALL, &mut || ());
                 // SAFETY: the CPU has the features the function is compiled for.
                 let count = unsafe { avx2::count_sliced(long, short, bits, c, s, pext) };
                 counts.push((path, count));
@@ -196,7 +196,7 @@ fn patterns_of_more_than_eight_pivots_count_alike_on_every_path() {
     let short: Vec<u64> = (0..40_000).map(|_| key()).collect();
     let mut s = Scratch::default();
     let unsorted = SortWhen(1 << 40);
-    let c: Course = (Sample::ALL, &mut || (), None);
+    let c: Course = (Sample::ALL, &mut || ());
     let whole = sliced(
         &long,
         &short,
