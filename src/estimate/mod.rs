@@ -266,8 +266,7 @@ fn sample(
                     let drawn = draw(plan, &space, &mut rng);
                     let now = {
                         let mut draws = draws.lock().unwrap_or_else(|e| e.into_inner());
-                        draws.add(drawn.seconds * drawn.stands_for, drawn.pieces);
-                        draws.add_pairs(drawn.pairs * drawn.stands_for);
+                        draws.add(&drawn);
                         so_far(&draws)
                     };
                     if now.precise() == Some(true) {
@@ -332,18 +331,16 @@ struct Draws {
 }
 
 impl Draws {
-    /// One more draw: its time scaled to the whole count, and the pieces it timed.
-    fn add(&mut self, time: f64, pieces: u32) {
+    /// One more draw: its time and pairs scaled to the whole count, and the pieces it timed.
+    fn add(&mut self, drawn: &Drawn) {
+        let time = drawn.seconds * drawn.stands_for;
         self.count += 1;
-        self.timed += u64::from(pieces);
+        self.timed += u64::from(drawn.pieces);
+        let k = self.count as f64;
         let before = time - self.mean;
-        self.mean += before / self.count as f64;
+        self.mean += before / k;
         self.squares += before * (time - self.mean);
-    }
-
-    /// The pairs the draw just added estimates, scaled to the whole count.
-    fn add_pairs(&mut self, pairs: f64) {
-        self.pairs += (pairs - self.pairs) / self.count.max(1) as f64;
+        self.pairs += (drawn.pairs * drawn.stands_for - self.pairs) / k;
     }
 }
 
@@ -400,16 +397,22 @@ mod tests {
     }
 
     #[test]
-    fn draws_keep_the_mean_and_variance_of_the_times() {
+    fn draws_keep_the_mean_and_variance_of_the_times_and_the_mean_of_the_pairs() {
         let times = [3.0, 5.0, 4.0, 11.0, 7.0];
         let mut draws = Draws::default();
         for (i, &t) in times.iter().enumerate() {
-            draws.add(t, i as u32);
+            draws.add(&Drawn {
+                stands_for: 2.0,
+                pieces: i as u32,
+                seconds: t / 2.0,
+                pairs: 10.0 * t,
+            });
         }
         let mean = times.iter().sum::<f64>() / 5.0;
         let squares: f64 = times.iter().map(|t| (t - mean).powi(2)).sum();
         assert_eq!((draws.count, draws.timed), (5, 10));
         assert!((draws.mean - mean).abs() < 1e-12 && (draws.squares - squares).abs() < 1e-12);
+        assert!((draws.pairs - 20.0 * mean).abs() < 1e-9);
     }
 
     #[test]
