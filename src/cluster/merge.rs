@@ -37,7 +37,7 @@
 //! read, and all inputs together may hold at most [`MAX_TOTAL_BYTES`], so the memory a merge
 //! takes is bounded however many files it is given.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Display;
 use std::time::Duration;
 
@@ -79,6 +79,10 @@ pub struct Merged {
     pub shards: Vec<PartialResult>,
     /// Things worth saying that do not stop the merge (a shard given twice, identically).
     pub warnings: Vec<String>,
+    /// The plan's fingerprint, in 8 hex digits, as the shard files name it.
+    pub plan: String,
+    /// How the plan counts an even board's units (`None` where there is one way only).
+    pub decomposition: Option<crate::Decomposition>,
 }
 
 /// Why a set of partial results does not add up to a count.
@@ -281,6 +285,52 @@ impl Reader {
     /// `threads` only speeds up rebuilding the partition.
     pub fn merge(self, threads: usize, quorum: Quorum) -> Result<Merged, Error> {
         check(self.read, self.broken, threads, quorum)
+    }
+
+    /// [`Reader::merge`], except where the results are two whole runs of one board, each by
+    /// one of its two decompositions (campaign.md: a count confirmed by the other
+    /// decomposition): then each is merged on its own, and both are returned, whole units first.
+    /// Shards of the two mixed in one set are still refused as of different runs.
+    pub fn merge_each(self, threads: usize, quorum: Quorum) -> Result<Vec<Merged>, Error> {
+        const N: usize = 0;
+        const ENGINE: usize = 1;
+        const PLAN: usize = 5;
+        let plans: BTreeSet<&str> = self.read.iter().map(|o| o.run[PLAN].as_str()).collect();
+        let one_board = |field: usize| {
+            self.read
+                .windows(2)
+                .all(|w| w[0].run[field] == w[1].run[field])
+        };
+        if plans.len() != 2 || !self.broken.is_empty() || !one_board(N) || !one_board(ENGINE) {
+            return self.merge(threads, quorum).map(|m| vec![m]);
+        }
+        let named: Vec<(String, &str)> = self
+            .read
+            .iter()
+            .map(|o| (o.name.clone(), o.run[PLAN].as_str()))
+            .collect();
+        let mixed =
+            same(&named, RUN_FIELDS[PLAN].0, |v| v.to_string()).expect_err("two plans are mixed");
+        let first = self.read[0].run[PLAN].clone();
+        let (a, b): (Vec<Object>, Vec<Object>) =
+            self.read.into_iter().partition(|o| o.run[PLAN] == first);
+        let mut each = Vec::new();
+        for group in [a, b] {
+            match check(group, Vec::new(), threads, quorum) {
+                Ok(merged) => each.push(merged),
+                // Shards of each where the other's are missing: one set, mixed.
+                Err(Error::Missing { .. }) => return Err(mixed),
+                Err(e) => return Err(e),
+            }
+        }
+        each.sort_by_key(|m| m.decomposition.map(crate::Decomposition::name));
+        match (each[0].decomposition, each[1].decomposition) {
+            (Some(x), Some(y)) if x != y => {
+                each.reverse();
+                Ok(each)
+            }
+            _ => Err(mixed),
+        }
     }
 }
 
@@ -634,6 +684,8 @@ fn fold(by_shard: &ByShard, plan: &Plan, warnings: Vec<String>) -> Result<Merged
         counts,
         shards,
         warnings,
+        plan: format!("{:08x}", plan.fingerprint()),
+        decomposition: plan.decomposition(),
     })
 }
 

@@ -12,10 +12,10 @@ use crate::{Engine, Options};
 /// The `format` field of a partial result.
 pub const FORMAT: &str = "nqueens-shard";
 /// The version of the partial-result format (and of the partition) this program writes.
-pub const FORMAT_VERSION: u32 = 4;
-/// The versions this program reads: 4, 3 (the same, without `machine`) and 2 (without
-/// `cpu_seconds` either); all share the partition.
-pub const FORMAT_VERSIONS_READ: [u32; 3] = [2, 3, 4];
+pub const FORMAT_VERSION: u32 = 5;
+/// The versions this program reads: 5, 4 (the same, without `decomposition`), 3 (without
+/// `machine` either) and 2 (without `cpu_seconds` either); all share the partition.
+pub const FORMAT_VERSIONS_READ: [u32; 4] = [2, 3, 4, 5];
 
 /// What one shard found: everything [`crate::cluster::merge`] needs to check it belongs and sum it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,6 +63,11 @@ pub struct PartialResult {
     /// `None` in older files or where the system has neither).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
+    /// How the plan counts an even board's units, `whole` or `quarter-turn` (version 5; `None`
+    /// in older files, and where there is one way only: odd boards, other engines). The plan
+    /// fingerprint says it too; this says it in words, for whoever reads the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decomposition: Option<String>,
     /// `crc32:` and the CRC-32 of every other field ([`PartialResult::expected_checksum`]): a
     /// changed digit anywhere, or a field copied from another result, is refused by merge.
     pub checksum: String,
@@ -95,8 +100,8 @@ impl PartialResult {
             self.threads.to_string(),
             self.host.clone(),
         ];
-        // Version 3 adds the CPU time after the fields of version 2, and version 4 the machine
-        // after it, so that older files' checksums stay.
+        // Version 3 adds the CPU time after the fields of version 2, version 4 the machine
+        // after it and version 5 the decomposition, so that older files' checksums stay.
         let fields: Vec<String> = fields
             .into_iter()
             .chain(
@@ -104,6 +109,7 @@ impl PartialResult {
                     .map(|cpu| format!("{:016x}", cpu.to_bits())),
             )
             .chain(self.machine.clone())
+            .chain(self.decomposition.clone())
             .collect();
         format!(
             "crc32:{:08x}",
@@ -186,6 +192,7 @@ impl ShardRun {
             threads,
             host: gethostname::gethostname().to_string_lossy().into_owned(),
             machine: crate::cluster::host::machine(),
+            decomposition: self.plan.decomposition().map(|d| d.name().to_string()),
             checksum: String::new(),
         };
         result.checksum = result.expected_checksum();

@@ -399,6 +399,18 @@ impl Plan {
         h.finalize()
     }
 
+    /// How the plan counts an even board's units ([`Decomposition::Whole`] or
+    /// [`Decomposition::QuarterTurn`]): `None` where there is one way only (odd boards, the
+    /// backtracking engines).
+    pub fn decomposition(&self) -> Option<Decomposition> {
+        let join = self.join_tables()?;
+        self.n.is_multiple_of(2).then_some(if join.turns() {
+            Decomposition::QuarterTurn
+        } else {
+            Decomposition::Whole
+        })
+    }
+
     /// The join engine's tables and units, for a join plan: what an estimate draws from.
     pub(crate) fn join_tables(&self) -> Option<&join::Join> {
         match &self.pieces {

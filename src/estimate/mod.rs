@@ -84,6 +84,11 @@ pub struct Estimate {
     /// The join engine's count: the pairs of half-boards it would test (those its pivots skip
     /// included), estimated from the same draws as the time; `None` for the other engines.
     pub pairs: Option<f64>,
+    /// Whether the interval came within [`Estimate::until`] of the value, from at least
+    /// [`MIN_PRECISE_SAMPLES`] draws, at some draw of the sampling: then it stopped for that.
+    /// Draws already under way then are still added, and may widen the interval a little; the
+    /// reason the sampling stopped stays the one of the moment it stopped.
+    pub reached: bool,
 }
 
 impl Estimate {
@@ -91,8 +96,7 @@ impl Estimate {
     /// [`MIN_PRECISE_SAMPLES`] draws (`None` when no width was asked for): `Some(false)` when
     /// time ran out first.
     pub fn precise(&self) -> Option<bool> {
-        self.until
-            .map(|u| self.samples >= MIN_PRECISE_SAMPLES && self.margin <= u * self.cpu)
+        self.until.map(|_| self.reached)
     }
 
     /// Predicted CPU seconds of the whole count, the plan included, with its margin.
@@ -173,7 +177,9 @@ pub fn estimate_watched(
     let start = Instant::now();
     let plan = crate::plan(n, options)?;
     let setup = start.elapsed().as_secs_f64();
-    sample(&plan, setup, options, sampling, seed, watch)
+    let space = crate::exec::pool(options.threads)?.install(|| draw_space(&plan, seed));
+    let draw = |rng: &mut SplitMix64| draw(&plan, &space, rng);
+    sample(&plan, &space, setup, options, sampling, seed, watch, &draw)
 }
 
 /// [`estimate`] of the count of `plan`, which is built already: its `setup` is 0. A count
@@ -184,32 +190,31 @@ pub fn estimate_plan(
     seconds: f64,
     seed: u64,
 ) -> Result<Estimate, Error> {
-    sample(
-        plan,
-        0.0,
-        options,
-        Sampling::for_seconds(seconds),
-        seed,
-        &|_| (),
-    )
+    let space = crate::exec::pool(options.threads)?.install(|| draw_space(plan, seed));
+    let draw = |rng: &mut SplitMix64| draw(plan, &space, rng);
+    let sampling = Sampling::for_seconds(seconds);
+    sample(plan, &space, 0.0, options, sampling, seed, &|_| (), &draw)
 }
 
-/// Draws from `plan` (built in `setup` seconds) as [`estimate_watched`] says.
+/// Draws from `space` of `plan` (built in `setup` seconds) with `draw`, as [`estimate_watched`]
+/// says.
+#[allow(clippy::too_many_arguments)]
 fn sample(
     plan: &crate::Plan,
+    space: &Space,
     setup: f64,
     options: &Options,
     sampling: Sampling,
     seed: u64,
     watch: &(dyn Fn(&Estimate) + Sync),
+    draw: &(dyn Fn(&mut SplitMix64) -> Drawn + Sync),
 ) -> Result<Estimate, Error> {
     let n = plan.n();
     let pool = crate::exec::pool(options.threads)?;
     let Sampling { seconds, until } = sampling;
     let sampling = Instant::now();
-    let space = pool.install(|| draw_space(plan, seed));
     let population = space.population;
-    let so_far = |draws: &Draws| {
+    let margin = |draws: &Draws| {
         let k = draws.count as f64;
         let variance = draws.squares / (k - 1.0).max(1.0);
         // The error of Σw (measured on probes), independent of the draws', adds to the
@@ -220,26 +225,29 @@ fn sample(
         } else {
             0.0
         };
-        Estimate {
-            n,
-            engine: plan.engine(),
-            population,
-            samples: draws.count,
-            timed: draws.timed,
-            cpu: draws.mean,
-            margin: match (population, draws.count) {
-                (0, _) => 0.0,
-                (_, 0 | 1) => f64::INFINITY,
-                (_, k) => t95(k - 1) * (variance / k as f64 + mass_variance).sqrt(),
-            },
-            setup,
-            elapsed: sampling.elapsed().as_secs_f64(),
-            seed,
-            share: space.share,
-            until,
-            weighed: space.weighed(),
-            pairs: plan.join_tables().map(|_| draws.pairs),
+        match (population, draws.count) {
+            (0, _) => 0.0,
+            (_, 0 | 1) => f64::INFINITY,
+            (_, k) => t95(k - 1) * (variance / k as f64 + mass_variance).sqrt(),
         }
+    };
+    let so_far = |draws: &Draws| Estimate {
+        n,
+        engine: plan.engine(),
+        population,
+        samples: draws.count,
+        timed: draws.timed,
+        cpu: draws.mean,
+        margin: margin(draws),
+        setup,
+        elapsed: sampling.elapsed().as_secs_f64(),
+        seed,
+        share: space.share,
+        until,
+        weighed: space.weighed(),
+        pairs: plan.join_tables().map(|_| draws.pairs),
+        reached: until
+            .is_some_and(|u| draws.count >= MIN_PRECISE_SAMPLES && margin(draws) <= u * draws.mean),
     };
     let reached = std::sync::atomic::AtomicBool::new(false);
     if population == 0 {
@@ -263,7 +271,7 @@ fn sample(
                     || sampling.elapsed() < budget
                         && !reached.load(std::sync::atomic::Ordering::Relaxed)
                 {
-                    let drawn = draw(plan, &space, &mut rng);
+                    let drawn = draw(&mut rng);
                     let now = {
                         let mut draws = draws.lock().unwrap_or_else(|e| e.into_inner());
                         draws.add(&drawn);
@@ -276,9 +284,10 @@ fn sample(
                 }
             })
     });
-    Ok(so_far(
-        &draws.into_inner().unwrap_or_else(|e| e.into_inner()),
-    ))
+    let mut last = so_far(&draws.into_inner().unwrap_or_else(|e| e.into_inner()));
+    // Why it stopped is what it was when it stopped, not after a draw finished late.
+    last.reached = reached.into_inner();
+    Ok(last)
 }
 
 /// What an estimate of `plan` draws among ([`Space`]): a backtracking plan's subproblems,
@@ -382,6 +391,41 @@ mod tests {
         let e = estimate_watched(13, &options, narrow, 7, &|_| ()).unwrap();
         assert_eq!(e.precise(), Some(false));
         assert_eq!(estimate(13, &options, 0.05, 7).unwrap().precise(), None);
+    }
+
+    /// A draw under way when the interval reaches its width is still added, and may widen it:
+    /// the estimate still says it stopped for the width, as it did. One worker's first draw
+    /// finishes only once the other's have reached it, and is an outlier.
+    #[test]
+    fn a_draw_finished_late_does_not_change_why_the_sampling_stopped() {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let options = Options::default().with_threads(2);
+        let plan = crate::plan(10, &options).unwrap();
+        let space = Space::uniform(1000);
+        let (seen, calls) = (AtomicBool::new(false), AtomicUsize::new(0));
+        let draw = |_: &mut SplitMix64| {
+            let late = calls.fetch_add(1, Ordering::SeqCst) == 0;
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while late && !seen.load(Ordering::SeqCst) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Drawn {
+                stands_for: 1.0,
+                pieces: 1,
+                seconds: if late { 1000.0 } else { 1.0 },
+                pairs: 0.0,
+            }
+        };
+        let watch = |e: &Estimate| {
+            if e.precise() == Some(true) {
+                seen.store(true, Ordering::SeqCst);
+            }
+        };
+        let sampling = Sampling::for_seconds(60.0).until(Some(0.1));
+        let e = sample(&plan, &space, 0.0, &options, sampling, 1, &watch, &draw).unwrap();
+        assert!(seen.load(Ordering::SeqCst), "the width was never reached");
+        assert!(e.margin > 0.1 * e.cpu, "the late draw was not added: {e:?}");
+        assert_eq!(e.precise(), Some(true), "{e:?}");
     }
 
     #[test]

@@ -83,6 +83,7 @@ fn send(child: &Child, signal: &str) {
         "INT" => libc::SIGINT,
         "TERM" => libc::SIGTERM,
         "KILL" => libc::SIGKILL,
+        "CONT" => libc::SIGCONT,
         other => panic!("no signal {other}"),
     };
     let pid = libc::pid_t::try_from(child.id()).unwrap();
@@ -239,6 +240,49 @@ fn a_stopped_shard_auto_says_how_to_resume_it_outside_its_job() {
         (result["shard"].clone(), result["shards"].clone()),
         (2.into(), 3.into())
     );
+}
+
+/// Slurm at a time limit, as it signals a job step: SIGCONT and SIGTERM to the step, the same
+/// again through `srun`, then SIGKILL once `KillWait` (30 s by default) has passed. The repeated
+/// SIGTERM must not quit at once: the run finishes what it was counting and saves it.
+#[test]
+fn a_time_limit_s_repeated_sigterm_still_stops_cleanly() {
+    let (_dir, path) = scratch("n16.ckpt");
+    let args = long_run(&path);
+    let mut child = spawn(&args);
+    let start = Instant::now();
+    while records(&path) < HOLD {
+        assert!(start.elapsed() < Duration::from_secs(120), "no records");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for signal in ["CONT", "TERM", "CONT", "TERM"] {
+        send(&child, signal);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kill_wait = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > kill_wait {
+            send(&child, "KILL");
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(
+        status.code(),
+        Some(143),
+        "stopped by SIGKILL, not by itself"
+    );
+    let stderr = stderr_of(child);
+    assert!(
+        stderr.contains("SIGTERM again: still finishing"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("quitting at once"), "{stderr}");
+    assert!(stderr.contains("interrupted by SIGTERM"), "{stderr}");
+    resume_gives_the_table_count(&args, &path);
 }
 
 #[test]

@@ -815,7 +815,10 @@ fn the_slurm_example_counts_and_merges_with_the_options_given() {
     assert!(stdout.contains("(shards 1-3 of 3, n = 11)"), "{stdout}");
     let calls: Vec<&str> = log.lines().collect();
     assert_eq!(calls.len(), 2, "{log}");
-    for option in SETTINGS_AS_OPTIONS.iter().chain(&["--array=1-3%2"]) {
+    for option in SETTINGS_AS_OPTIONS
+        .iter()
+        .chain(&["--array=1-3%2", "--signal=TERM@120"])
+    {
         assert!(calls[0].contains(option), "{option} not in {}", calls[0]);
     }
     for option in [
@@ -1371,4 +1374,42 @@ fn the_slurm_example_counts_by_the_decomposition_asked_for() {
     assert!(fs::read_to_string(run.join("settings"))
         .unwrap()
         .contains("DECOMPOSITION=quarter-turn"));
+}
+
+/// `ARRAY=5 bash count.sbatch` where the run's settings are not (a default DIR, or a typo) would
+/// count a default run's shard, not the user's: it is refused, naming the settings file; and a
+/// resubmission that names another N than the run's is refused too.
+#[test]
+fn the_slurm_example_refuses_a_resubmission_without_the_run_s_settings() {
+    let dir = TempDir::new().unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slurm/count.sbatch");
+    let run = |vars: &[(&str, &str)]| {
+        let mut cmd = Process::new("bash");
+        cmd.arg(script)
+            .current_dir(dir.path())
+            .env_remove("SLURM_JOB_ID");
+        // No sbatch on the PATH: a refusal must come before any submission.
+        cmd.env("PATH", "/usr/bin:/bin").envs(vars.iter().copied());
+        cmd.output().unwrap()
+    };
+    let out = run(&[("ARRAY", "5")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("its settings file nqueens-n21-k8/settings does not exist"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("nqueens-n21-k8").exists(),
+        "it made the folder"
+    );
+    fs::create_dir(dir.path().join("run")).unwrap();
+    fs::write(dir.path().join("run/settings"), "N=17\nSHARDS=8\nCPUS=2\n").unwrap();
+    let out = run(&[("ARRAY", "5"), ("DIR", "run"), ("N", "18")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("N=18 differs from the run's N=17 in run/settings"),
+        "{stderr}"
+    );
 }

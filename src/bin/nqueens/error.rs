@@ -26,6 +26,10 @@ pub enum Error {
     /// A campaign's folders that could not be read.
     #[error(transparent)]
     Status(#[from] nqueens::cluster::StatusError),
+    /// A result that is wrong (a total that is not the published one, two decompositions that
+    /// disagree), after it was printed.
+    #[error("{0}")]
+    Message(String),
     /// A named file could not be read or written.
     #[error("cannot {what} {}: {source}", path.display())]
     File {

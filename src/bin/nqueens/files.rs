@@ -40,6 +40,40 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
 }
 
+/// [`write()`], except that a regular file at `path` for which `taken` says why it must stay
+/// (another shard's result) is not replaced: the error says why. A new path is made without
+/// replacing what another process made there meanwhile (a link, not a rename), so that two
+/// writers of one path never lose a result in silence.
+pub fn write_unless(
+    path: &Path,
+    bytes: &[u8],
+    taken: &dyn Fn(&Path) -> Option<String>,
+) -> io::Result<()> {
+    let target = follow_links(path)?;
+    let refused = |why: String| io::Error::new(io::ErrorKind::AlreadyExists, why);
+    match fs::symlink_metadata(&target) {
+        Ok(meta) if meta.is_file() => match taken(&target) {
+            Some(why) => Err(refused(why)),
+            None => replace(&target, bytes, Some(meta.permissions())),
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let tmp = temporary(&target, bytes, None)?;
+            match tmp.persist_noclobber(&target) {
+                Ok(_) => {
+                    sync_folder_of(&target);
+                    Ok(())
+                }
+                Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => match taken(&target) {
+                    Some(why) => Err(refused(why)),
+                    None => write(path, bytes),
+                },
+                Err(e) => Err(e.error),
+            }
+        }
+        _ => write(path, bytes),
+    }
+}
+
 /// Whether [`write()`] can write `path` now, checked before a long run rather than after it:
 /// its folder exists, and a new file can be made in it (a file is made and removed) or, for a
 /// file that exists, it can be opened for writing (it is not changed). A device, FIFO or socket
@@ -133,6 +167,18 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 /// Writes `bytes` to a temporary file beside `path` and renames it over `path`; the file gets
 /// `mode` (that of the file it replaces), or 0666 less the umask when `None`.
 fn replace(path: &Path, bytes: &[u8], mode: Option<Permissions>) -> io::Result<()> {
+    let tmp = temporary(path, bytes, mode)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    sync_folder_of(path);
+    Ok(())
+}
+
+/// A synced temporary file beside `path` holding `bytes`, with `mode` (or 0666 less the umask).
+fn temporary(
+    path: &Path,
+    bytes: &[u8],
+    mode: Option<Permissions>,
+) -> io::Result<tempfile::NamedTempFile> {
     let dir = folder(path);
     if !dir.is_dir() {
         return Err(io::Error::new(
@@ -156,9 +202,7 @@ fn replace(path: &Path, bytes: &[u8], mode: Option<Permissions>) -> io::Result<(
     }
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    sync_folder_of(path);
-    Ok(())
+    Ok(tmp)
 }
 
 /// The folder `path` names its file in (`.` for a bare file name).

@@ -1,5 +1,10 @@
 //! Ctrl-C (SIGINT) and SIGTERM (Slurm's scancel and time limit): the first one stops the run
-//! cleanly, a second one quits at once.
+//! cleanly; a later Ctrl-C quits at once, but a later SIGTERM does not.
+//!
+//! A scheduler repeats SIGTERM: Slurm at a time limit signals the step itself and again through
+//! `srun` (with SIGCONT between), then sends SIGKILL after its `KillWait`. Taking the second
+//! SIGTERM as "quit now" would lose the running subproblems at every time limit, so only a person
+//! at a terminal, pressing Ctrl-C twice, makes the program quit at once.
 //!
 //! With a checkpoint, the first signal sets the stop flag the run polls before it hands out each
 //! subproblem: the running ones finish, the checkpoint is synced, and the program says how to
@@ -139,6 +144,12 @@ fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32, resume
             "{name}: finishing the subproblems that are running and saving the checkpoint \
              (press Ctrl-C again to quit at once)"
         ));
+        return;
+    }
+    if !is_first && signal == Signal::Term {
+        // A scheduler's repeat (Slurm: the step's SIGTERM, then srun's): the first one's stop
+        // goes on, and SIGKILL, if it comes, still leaves the checkpoint valid.
+        note("SIGTERM again: still finishing the subproblems that are running (Ctrl-C quits at once)");
         return;
     }
     if is_first {

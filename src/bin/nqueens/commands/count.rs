@@ -24,7 +24,7 @@ pub fn run(
     let mut out = crate::streams::stdout()?;
     // The table header comes with the first row, so a refusal prints nothing on stdout.
     let mut header = !json;
-    let mut exit = Exit::Success;
+    let mut wrong = Vec::new();
     for n in sizes {
         let counts = longrun::count(n, options, watch, &interrupt)?;
         if std::mem::take(&mut header) {
@@ -32,7 +32,12 @@ pub fn run(
         }
         let r = Report::from(&counts);
         if r.verified == Some(false) {
-            exit = Exit::Failure;
+            wrong.push(format!(
+                "n = {} counted {}, not the published {}",
+                r.n,
+                r.total,
+                r.expected.unwrap_or_default()
+            ));
         }
         let line = if json {
             r.json()
@@ -42,5 +47,9 @@ pub fn run(
         writeln!(out, "{line}")?;
         out.flush()?;
     }
-    Ok(exit)
+    if wrong.is_empty() {
+        Ok(Exit::Success)
+    } else {
+        Err(Error::Message(format!("wrong count: {}", wrong.join("; "))))
+    }
 }

@@ -153,17 +153,86 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
             text,
         });
     }
-    let merged = reader.merge(num_cpus::get(), quorum)?;
-    for warning in &merged.warnings {
-        say(&format!("warning: {warning}"));
+    let each = reader.merge_each(num_cpus::get(), quorum)?;
+    for merged in &each {
+        for warning in &merged.warnings {
+            say(&format!("warning: {warning}"));
+        }
+        say(&summary(merged));
     }
+    let rows: Vec<Merged> = each
+        .iter()
+        .map(|m| Merged {
+            report: Report::from(&m.counts),
+            plan: m.plan.clone(),
+            decomposition: m.decomposition.map(nqueens::Decomposition::name),
+            shards: m.shards.len(),
+            confirmed: (each.len() == 2).then(|| each[0].counts.total == each[1].counts.total),
+        })
+        .collect();
+    let mut out = crate::streams::stdout()?;
+    if json {
+        for row in &rows {
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(row).expect("a merge always serialises")
+            )?;
+        }
+    } else {
+        // The seconds column of a merge is the shards' times summed, not a wall time; its
+        // header says so, and the lines after the table say how the count was made.
+        writeln!(
+            out,
+            "{}",
+            report::table_header().replacen("   seconds", "shard_secs", 1)
+        )?;
+        for row in &rows {
+            writeln!(out, "{}", report::table_row(&row.report))?;
+        }
+        for row in &rows {
+            writeln!(out, "{}", row.provenance())?;
+        }
+    }
+    if let [whole, turn] = rows.as_slice() {
+        if whole.report.total != turn.report.total {
+            return Err(Error::Message(format!(
+                "the two decompositions disagree: {} {} by {}, {} by {}: at least one of the \
+                 campaigns counted wrong; count again the shards of both on other hosts \
+                 (--quorum 2)",
+                whole.report.n,
+                whole.report.total,
+                whole.decomposition.unwrap_or("one"),
+                turn.report.total,
+                turn.decomposition.unwrap_or("the other")
+            )));
+        }
+        say(&format!(
+            "confirmed: the {} and {} decompositions give the same total",
+            whole.decomposition.unwrap_or("one"),
+            turn.decomposition.unwrap_or("the other")
+        ));
+    }
+    if let Some(wrong) = rows.iter().find(|r| r.report.verified == Some(false)) {
+        return Err(Error::Message(format!(
+            "the merged total of n = {} is {}, not the published {}: a shard counted wrong",
+            wrong.report.n,
+            wrong.report.total,
+            wrong.report.expected.unwrap_or_default()
+        )));
+    }
+    Ok(Exit::Success)
+}
+
+/// The line on stderr that sums up a merge's shards and their times.
+fn summary(merged: &merge::Merged) -> String {
     let times: Vec<f64> = merged.shards.iter().map(|r| r.elapsed_seconds).collect();
     let (min, max) = times.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
         (lo.min(t), hi.max(t))
     });
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let c = &merged.counts;
-    say(&format!(
+    format!(
         "merged {} shards of n = {} ({} engine, depth {}, {} subproblems): shard times {min:.3} s \
          to {max:.3} s, slowest/mean {:.3}, {:.3} s in all",
         merged.shards.len(),
@@ -173,18 +242,35 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
         c.subproblems,
         if mean > 0.0 { max / mean } else { 1.0 },
         c.elapsed.as_secs_f64(),
-    ));
-    let r = Report::from(c);
-    let mut out = crate::streams::stdout()?;
-    if json {
-        writeln!(out, "{}", r.json())?;
-    } else {
-        writeln!(out, "{}", report::table_header())?;
-        writeln!(out, "{}", report::table_row(&r))?;
+    )
+}
+
+/// One merged count as printed and exported: the count's report, and how it was made.
+#[derive(Debug, serde::Serialize)]
+struct Merged {
+    #[serde(flatten)]
+    report: Report,
+    /// The plan's fingerprint, as the shard files name it.
+    plan: String,
+    /// `whole` or `quarter-turn` for an even board's join plan; `null` where there is one way.
+    decomposition: Option<&'static str>,
+    /// Shards merged.
+    shards: usize,
+    /// With two merged counts (one board by both decompositions): whether their totals agree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confirmed: Option<bool>,
+}
+
+impl Merged {
+    /// The line under the table that says how this count was made.
+    fn provenance(&self) -> String {
+        format!(
+            "# n = {}: {} shards of plan {}{}; shard_secs: their times summed",
+            self.report.n,
+            self.shards,
+            self.plan,
+            self.decomposition
+                .map_or_else(String::new, |d| format!(", decomposition {d}"))
+        )
     }
-    Ok(if r.verified == Some(false) {
-        Exit::Failure
-    } else {
-        Exit::Success
-    })
 }

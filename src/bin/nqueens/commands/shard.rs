@@ -39,6 +39,15 @@ pub fn run(
     let planning = std::time::Instant::now();
     let run = ShardRun::new(n, options, shard)?;
     let planning = planning.elapsed().as_secs_f64();
+    // Another shard's result at the output path is refused before the count, not lost after it.
+    let taken = |path: &Path| another_result(path, &run);
+    if let Some(why) = output.and_then(|path| taken(path)) {
+        return Err(Error::File {
+            what: "write",
+            path: output.unwrap_or(Path::new("")).to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, why),
+        });
+    }
     let selection = Selection::new(
         &format!("shard-{}-of-{}", shard.index(), shard.count()),
         |s| run.owns(s),
@@ -53,7 +62,7 @@ pub fn run(
             out.flush()?;
         }
         Some(path) => {
-            if let Err(source) = crate::files::write(path, json.as_bytes()) {
+            if let Err(source) = crate::files::write_unless(path, json.as_bytes(), &taken) {
                 // The folder was removed or the disk filled during the count: the result is
                 // not lost, it goes to stderr for the user to save.
                 crate::streams::say(&format!(
@@ -68,6 +77,9 @@ pub fn run(
                 });
             }
         }
+    }
+    if watch.quiet {
+        return Ok(Exit::Success);
     }
     // The result's times are of the search: every shard builds the whole plan as well, which
     // an estimate of one shard includes, so the line says both.
@@ -84,4 +96,31 @@ pub fn run(
         output.map_or(String::new(), |p| format!(" -> {}", p.display())),
     ));
     Ok(Exit::Success)
+}
+
+/// Why the file at `path` must not be replaced by `run`'s result: it holds the result of
+/// another shard, or of another run (`None` for anything else, this shard's own result too).
+fn another_result(path: &Path, run: &ShardRun) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let theirs: serde_json::Value = serde_json::from_str(&text).ok()?;
+    if theirs["format"] != nqueens::cluster::SHARD_FORMAT {
+        return None;
+    }
+    let plan = format!("{:08x}", run.plan.fingerprint());
+    let shard = run.shard;
+    let same = theirs["n"] == run.plan.n()
+        && theirs["plan"] == plan.as_str()
+        && theirs["shard"] == shard.index()
+        && theirs["shards"] == shard.count();
+    (!same).then(|| {
+        format!(
+            "it holds the result of shard {}/{} of n = {} (plan {}), not of this shard {shard}: \
+             give each shard its own output file (-o 'n{}-{{shard}}.json')",
+            theirs["shard"],
+            theirs["shards"],
+            theirs["n"],
+            theirs["plan"].as_str().unwrap_or("?"),
+            run.plan.n()
+        )
+    })
 }
