@@ -207,7 +207,7 @@ pub struct Reader {
 }
 
 /// One object of an input.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Object {
     name: String,
     /// Its [`RUN_FIELDS`], as text (escaped and cut: they are quoted in messages).
@@ -218,7 +218,7 @@ struct Object {
 }
 
 /// What an object turned out to be.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Kind {
     /// A partial result, checksum and time checked.
     Result(Box<PartialResult>),
@@ -266,6 +266,14 @@ impl Reader {
                     "{name} is truncated ({}): was its shard killed?",
                     excerpt(&e.to_string())
                 )),
+                Err(_) if k == 0 && input.text.starts_with("nqueens-checkpoint ") => {
+                    self.broken.push(format!(
+                        "{name} is a checkpoint, not a shard result: a shard writes its result \
+                         (-o FILE.json) when it finishes; run its count again to finish it from \
+                         the checkpoint"
+                    ));
+                    break;
+                }
                 Err(e) => {
                     self.broken.push(format!(
                         "{name} is not valid JSON ({})",
@@ -304,13 +312,12 @@ impl Reader {
         if plans.len() != 2 || !self.broken.is_empty() || !one_board(N) || !one_board(ENGINE) {
             return self.merge(threads, quorum).map(|m| vec![m]);
         }
-        let named: Vec<(String, &str)> = self
-            .read
-            .iter()
-            .map(|o| (o.name.clone(), o.run[PLAN].as_str()))
-            .collect();
-        let mixed =
-            same(&named, RUN_FIELDS[PLAN].0, |v| v.to_string()).expect_err("two plans are mixed");
+        // Where the two are not each a whole run, the set is one run mixed: refused as such.
+        let all = self.read.clone();
+        let mixed = |threads| match check(all, Vec::new(), threads, quorum) {
+            Err(e) => e,
+            Ok(_) => unreachable!("a set of two plans never merges as one"),
+        };
         let first = self.read[0].run[PLAN].clone();
         let (a, b): (Vec<Object>, Vec<Object>) =
             self.read.into_iter().partition(|o| o.run[PLAN] == first);
@@ -319,7 +326,7 @@ impl Reader {
             match check(group, Vec::new(), threads, quorum) {
                 Ok(merged) => each.push(merged),
                 // Shards of each where the other's are missing: one set, mixed.
-                Err(Error::Missing { .. }) => return Err(mixed),
+                Err(Error::Missing { .. }) => return Err(mixed(threads)),
                 Err(e) => return Err(e),
             }
         }
@@ -329,7 +336,7 @@ impl Reader {
                 each.reverse();
                 Ok(each)
             }
-            _ => Err(mixed),
+            _ => Err(mixed(threads)),
         }
     }
 }

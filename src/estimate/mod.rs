@@ -386,7 +386,9 @@ mod tests {
             e.elapsed < 30.0 && e.samples >= MIN_PRECISE_SAMPLES,
             "{e:?}"
         );
-        assert!(e.margin <= 0.25 * e.cpu);
+        // A draw under way when the width was reached is added after it, and may widen it a
+        // little (a_draw_finished_late_does_not_change_why_the_sampling_stopped).
+        assert!(e.margin <= 0.5 * e.cpu, "{e:?}");
         let narrow = Sampling::for_seconds(0.2).until(Some(0.0001));
         let e = estimate_watched(13, &options, narrow, 7, &|_| ()).unwrap();
         assert_eq!(e.precise(), Some(false));

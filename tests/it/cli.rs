@@ -659,6 +659,14 @@ fn refusals_name_the_problem_plainly() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("it is a directory"));
+    // A decomposition the board does not have is a bad command line, as README says: 2.
+    nqueens()
+        .args(["count", "17", "--decomposition", "whole"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "error: n = 17 has no whole decomposition",
+        ));
     nqueens()
         .args(["estimate", "10", "--seconds", "1e9"])
         .assert()
@@ -763,4 +771,40 @@ fn an_estimate_samples_until_the_width_asked_for() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("'ten' is not a percentage"));
+}
+
+/// `nqueens man count` on a terminal shows the page formatted (by `man`, or, where it is
+/// missing, the roff with a note saying so), never raw roff alone; into a pipe it is roff.
+#[test]
+fn a_manual_page_on_a_terminal_is_formatted() {
+    let piped = nqueens().args(["man", "count"]).assert().success();
+    let roff = String::from_utf8_lossy(&piped.get_output().stdout).to_string();
+    assert!(roff.contains(".SH EXAMPLES"), "{roff}");
+    let dir = tempfile::tempdir().unwrap();
+    let typescript = dir.path().join("typescript");
+    let inner = format!(
+        "MANPAGER=cat PAGER=cat '{}' man count",
+        crate::util::binary().display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &inner])
+        .arg(&typescript)
+        .output()
+        .expect("script (util-linux) runs");
+    let screen = std::fs::read_to_string(&typescript).unwrap_or_default();
+    assert!(out.status.success(), "{screen}");
+    let has_man = std::process::Command::new("man")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has_man {
+        // man's own layout (bold by overstrike, on a terminal).
+        assert!(screen.contains("General Commands Manual"), "{screen}");
+        assert!(!screen.contains(".SH "), "raw roff on a terminal: {screen}");
+    } else {
+        assert!(
+            screen.contains("note: `man` could not show the page"),
+            "{screen}"
+        );
+    }
 }

@@ -35,6 +35,7 @@ pub(crate) const LAUNCHER_VARS: [&str; 14] = [
 
 /// Runs `count n --shard i/k` for every i, each into `dir/s<i>.json`, and returns the files.
 fn run_shards(dir: &Path, n: u32, k: u32, extra: &[&str]) -> Vec<PathBuf> {
+    fs::create_dir_all(dir).unwrap();
     (1..=k)
         .map(|i| {
             let file = dir.join(format!("s{i}.json"));
@@ -132,7 +133,7 @@ fn a_partial_result_carries_the_documented_fields() {
         .success();
     let p: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(p["format"], "nqueens-shard");
-    assert_eq!(p["format_version"], 4);
+    assert_eq!(p["format_version"], 5);
     // The machine's identity, where the system has one (Linux: its boot id at least).
     if std::path::Path::new("/proc/sys/kernel/random/boot_id").exists() {
         assert!(p["machine"].as_str().unwrap().contains("boot-id:"), "{p}");
@@ -316,11 +317,11 @@ fn merge_refuses_results_of_different_runs() {
     );
 
     v["engine"] = "mirror".into();
-    v["format_version"] = 5.into();
+    v["format_version"] = 6.into();
     write(&d2[1], &v);
     refuses(
         &[d2[0].clone(), d2[1].clone()],
-        &["s2.json has format version 5; this nqueens reads versions 2, 3 and 4"],
+        &["s2.json has format version 6; this nqueens reads versions 2, 3, 4 and 5"],
     );
     // A shard of the same run as version 2 wrote it (no CPU time) merges with version 3 ones.
     let text = fs::read_to_string(&d2[0]).unwrap();
@@ -507,7 +508,130 @@ fn a_wrong_total_is_caught_by_the_checksum_and_a_forged_one_by_the_table() {
         .args(&files)
         .assert()
         .code(1)
-        .stdout(predicates::str::contains("NO (expected 724 / 92)"));
+        .stdout(predicates::str::contains("NO (expected 724 / 92)"))
+        .stderr(predicates::str::contains(
+            "error: the merged total of n = 10 is 726, not the published 724",
+        ));
+}
+
+/// Shard files, merge's table and its JSON say how the count was made: the plan's fingerprint
+/// and, on an even board, its decomposition; the table's seconds are the shards' summed.
+#[test]
+fn merged_results_name_their_plan_and_decomposition() {
+    let dir = TempDir::new().unwrap();
+    let files = run_shards(dir.path(), 16, 2, &[]);
+    let shard = read(&files[0]);
+    assert_eq!(shard["decomposition"], "whole");
+    assert_eq!(shard["format_version"], 5);
+    let report = merged(&files);
+    assert_eq!(
+        (&report["plan"], &report["decomposition"]),
+        (&shard["plan"], &shard["decomposition"])
+    );
+    let out = nqueens().arg("merge").args(&files).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.lines().next().unwrap().contains("shard_secs"),
+        "{text}"
+    );
+    let plan = shard["plan"].as_str().unwrap();
+    assert!(
+        text.contains(&format!(
+            "# n = 16: 2 shards of plan {plan}, decomposition whole"
+        )),
+        "{text}"
+    );
+    // An odd board has one decomposition, and says none.
+    let odd = run_shards(&dir.path().join("odd"), 15, 2, &[]);
+    assert!(read(&odd[0]).get("decomposition").is_none());
+}
+
+/// The two decompositions' campaigns of one board, merged together, give both totals and say
+/// whether they agree; shards of the two mixed in one set are still refused.
+#[test]
+fn a_count_confirmed_by_the_other_decomposition_merges_as_both() {
+    let dir = TempDir::new().unwrap();
+    let whole = run_shards(&dir.path().join("whole"), 16, 2, &[]);
+    let turn = run_shards(
+        &dir.path().join("turn"),
+        16,
+        3,
+        &["--decomposition", "quarter-turn"],
+    );
+    let all = [whole.clone(), turn.clone()].concat();
+    let out = nqueens()
+        .args(["merge", "--json"])
+        .args(&all)
+        .assert()
+        .success();
+    let out = out.get_output();
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        (&lines[0]["decomposition"], &lines[1]["decomposition"]),
+        (&"whole".into(), &"quarter-turn".into())
+    );
+    for line in &lines {
+        assert_eq!(
+            (line["total"].as_u64(), &line["confirmed"]),
+            (Some(14_772_512), &true.into())
+        );
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("confirmed: the whole and quarter-turn decompositions give the same total"),
+        "{stderr}"
+    );
+    refuses(
+        &[whole[0].clone(), turn[1].clone(), turn[2].clone()],
+        &["cannot merge results of different runs: mixed"],
+    );
+}
+
+/// Two shards given one output path: the second is refused before it counts when the first's
+/// result is there, and when both finish together neither result is lost (the one not written
+/// goes to stderr, with an error).
+#[test]
+fn two_shards_on_one_output_path_never_lose_a_result_in_silence() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("s.json");
+    let count = |shard: &str| {
+        crate::util::process()
+            .args(["count", "13", "--shard", shard, "-q", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    assert!(count("1/2").status.success());
+    let second = count("2/2");
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("it holds the result of shard 1/2 of n = 13"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("here it is"),
+        "it counted before refusing: {stderr}"
+    );
+    assert_eq!(read(&out)["shard"], 1);
+    // The same shard again replaces its own result.
+    assert!(count("1/2").status.success());
+    // Together: whatever the order, each result is in the file or on stderr.
+    fs::remove_file(&out).unwrap();
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| count("1/2"));
+        let b = s.spawn(|| count("2/2"));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let kept = read(&out)["shard"].as_u64().unwrap();
+    let other = if kept == 1 { &b } else { &a };
+    let said = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(1), "{said}");
+    assert!(said.contains("error: cannot write"), "{said}");
 }
 
 /// `count 10 --shard auto` with `vars` set: the shard it wrote, as `(I, K)`.
@@ -1151,7 +1275,7 @@ fn merge_names_missing_shards_from_the_files_before_it_builds_a_plan() {
             "error: cannot merge: missing 1 shard of 3: 3",
         ));
     // Lists are capped: one shard of 10,000 names 20 missing ones and how many more.
-    let one = run_shards(dir.path(), 8, 1, &[]);
+    let one = run_shards(&dir.path().join("one"), 8, 1, &[]);
     let text = resealed(&fs::read_to_string(&one[0]).unwrap(), |v| {
         v["shards"] = 10_000.into()
     });
@@ -1411,5 +1535,23 @@ fn the_slurm_example_refuses_a_resubmission_without_the_run_s_settings() {
     assert!(
         stderr.contains("N=18 differs from the run's N=17 in run/settings"),
         "{stderr}"
+    );
+}
+
+/// A checkpoint given to merge is named as one, not as broken JSON.
+#[test]
+fn a_checkpoint_given_to_merge_is_called_one() {
+    let dir = TempDir::new().unwrap();
+    let ckpt = dir.path().join("shard-1.ckpt");
+    nqueens()
+        .args(["count", "10", "--shard", "1/2", "-q", "-o"])
+        .arg(dir.path().join("shard-1.json"))
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .assert()
+        .success();
+    refuses(
+        &[ckpt],
+        &["shard-1.ckpt is a checkpoint, not a shard result"],
     );
 }

@@ -466,7 +466,7 @@ pub fn parse() -> Result<Command, clap::Error> {
                     let file =
                         command.map_or("nqueens.1".to_string(), |c| format!("nqueens-{c}.1"));
                     let page = pages.into_iter().find(|p| p.file == file);
-                    Command::Print(page.expect("every command has a page").roff)
+                    Command::ShowPage(page.expect("every command has a page").roff)
                 }
             }
         }

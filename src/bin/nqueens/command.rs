@@ -16,6 +16,9 @@ use crate::bench;
 pub enum Command {
     /// Write this text to stdout as it is (a completion script, the manual page).
     Print(Vec<u8>),
+    /// Show a manual page (roff): formatted by `man` on a terminal, as roff elsewhere (to be
+    /// saved or installed).
+    ShowPage(Vec<u8>),
     /// Write each `(file name, contents)` of `pages` into the folder `dir` (the manual pages).
     WritePages {
         dir: PathBuf,

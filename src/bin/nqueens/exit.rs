@@ -42,9 +42,11 @@ pub fn exit_code(result: Result<Exit, Error>) -> Exit {
     }
     crate::streams::say(&format!("error: {err}"));
     match err {
-        Error::Count(nqueens::Error::PlanTooLarge { .. } | nqueens::Error::NoSplitDepth { .. }) => {
-            Exit::Usage
-        }
+        Error::Count(
+            nqueens::Error::PlanTooLarge { .. }
+            | nqueens::Error::NoSplitDepth { .. }
+            | nqueens::Error::Decomposition { .. },
+        ) => Exit::Usage,
         _ => Exit::Failure,
     }
 }

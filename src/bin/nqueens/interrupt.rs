@@ -248,6 +248,22 @@ mod tests {
         }
     }
 
+    /// A scheduler's SIGTERM again (Slurm's, then srun's) leaves the stop under way: it
+    /// returns, where a quit would exit the process (and this test with it).
+    #[test]
+    fn a_second_sigterm_goes_on_finishing() {
+        let (stop, first) = (AtomicBool::new(false), AtomicI32::new(0));
+        received(SIGTERM, true, &stop, &first, "nqueens count 9");
+        assert!(stop.load(Ordering::SeqCst));
+        assert_eq!(
+            Signal::from_raw(first.load(Ordering::SeqCst)),
+            Some(Signal::Term)
+        );
+        received(SIGTERM, true, &stop, &first, "nqueens count 9");
+        received(SIGTERM, true, &stop, &first, "nqueens count 9");
+        assert!(stop.load(Ordering::SeqCst));
+    }
+
     fn words(line: &str) -> Vec<String> {
         line.split(' ').map(String::from).collect()
     }

@@ -20,6 +20,13 @@ pub fn count(
     watch: &Watch,
     interrupt: &Interrupt,
 ) -> Result<Counts, Error> {
+    if n >= PRICED_FROM && !watch.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        // The plan of a large board takes seconds to minutes to build, and its price seconds
+        // more: whoever watches is told what the silence is.
+        progress::note(&format!(
+            "n = {n}: building the plan, then pricing the count from a {PRICE_SECONDS} s sample"
+        ));
+    }
     let plan = nqueens::plan(n, options)?;
     let finished = execute_priced(&plan, Selection::all(), options, watch, interrupt, true)?;
     Ok(finished.counts(&plan, options.threads, options.count_nodes))
@@ -57,7 +64,6 @@ fn price(plan: &Plan, run: &Run, options: &Options) -> Option<String> {
         sample.cpu * share / threads,
         sample.margin * share / threads,
     );
-    let hours = |s: f64| format!("{:.1} h", s / 3_600.0);
     // The estimate command prices the same plan: the engine and decomposition asked for.
     let mut same = String::new();
     if let Some(engine) = options.engine {
@@ -66,20 +72,42 @@ fn price(plan: &Plan, run: &Run, options: &Options) -> Option<String> {
     if options.decomposition != nqueens::Decomposition::Fastest {
         same += &format!(" --decomposition {}", options.decomposition);
     }
-    (wall > ANNOUNCED_ABOVE).then(|| {
+    (wall > ANNOUNCED_ABOVE).then(|| priced_line(plan.n(), options.threads, wall, margin, &same))
+}
+
+/// Wall time past which a count is for a cluster, not for one machine: a month.
+const CLUSTER_ABOVE: f64 = 30.0 * 86_400.0;
+
+/// The line that announces a count of `n` on `threads` threads priced at `wall` ± `margin`
+/// seconds, in one unit a person reads (hours, days, years); `same` is the estimate's options
+/// that price the same plan.
+fn priced_line(n: u32, threads: usize, wall: f64, margin: f64, same: &str) -> String {
+    let unit = crate::commands::estimate::unit_of(wall);
+    let at = |s: f64| crate::commands::estimate::in_unit(s, unit);
+    let interval = if margin < wall {
         format!(
-            "n = {}: this count will take about {} on {} (95% interval {} to {}, from a {} s \
-             sample); to measure it closer first: nqueens estimate {} -j {}{same} --seconds 60",
-            plan.n(),
-            hours(wall),
-            crate::report::plural(options.threads, "thread"),
-            hours((wall - margin).max(0.0)),
-            hours(wall + margin),
-            PRICE_SECONDS,
-            plan.n(),
-            options.threads
+            "95% interval {} to {}",
+            at(wall - margin),
+            at(wall + margin)
         )
-    })
+    } else {
+        // The sample is too small to bound it from below: say only what it bounds.
+        format!("95% interval up to {}", at(wall + margin))
+    };
+    let mut line = format!(
+        "n = {n}: this count will take about {} on {} ({interval}, from a {PRICE_SECONDS} s \
+         sample); to measure it closer first: nqueens estimate {n} -j {threads}{same} \
+         --seconds 60",
+        at(wall),
+        crate::report::plural(threads, "thread"),
+    );
+    if wall > CLUSTER_ABOVE {
+        line += &format!(
+            "; a count this long is for a cluster: split it into shards with --shard I/K \
+             (nqueens estimate {n} says how many; docs/campaign.md walks through a campaign)"
+        );
+    }
+    line
 }
 
 /// Runs `selection` of `plan`: resumed from and recorded to the checkpoint if there is one,
@@ -204,6 +232,29 @@ fn late(signal: crate::interrupt::Signal) -> String {
 mod tests {
     use super::*;
     use crate::interrupt::Signal;
+
+    /// A price reads in one unit a person reads, never an interval from 0, and a count of
+    /// years points to shards.
+    #[test]
+    fn a_long_count_is_priced_in_a_readable_unit_with_an_honest_interval() {
+        let hour = 3_600.0;
+        let wide = priced_line(23, 2, 61.0 * hour, 61.0 * hour, "");
+        assert!(
+            wide.contains("about 2.54 days") && wide.contains("95% interval up to 5.08 days"),
+            "{wide}"
+        );
+        assert!(
+            !wide.contains(" 0.0") && !wide.contains("--shard"),
+            "{wide}"
+        );
+        let years = priced_line(28, 2, 599_474.5 * hour, 299_440.0 * hour, "");
+        assert!(
+            years.contains("about 68.39 years")
+                && years.contains("95% interval 34.23 years to")
+                && years.contains("split it into shards with --shard I/K"),
+            "{years}"
+        );
+    }
 
     #[test]
     fn a_signal_after_the_last_subproblem_leaves_a_complete_count_and_says_so() {

@@ -2,7 +2,7 @@
 
 mod bench;
 mod count;
-mod estimate;
+pub(crate) mod estimate;
 mod merge;
 mod shard;
 mod solve;
@@ -24,6 +24,7 @@ pub fn run(command: Command) -> Result<Exit, Error> {
             out.write_all(&text).and_then(|()| out.flush())?;
             Ok(Exit::Success)
         }
+        Command::ShowPage(roff) => show_page(&roff),
         Command::WritePages { dir, pages } => write_pages(&dir, &pages),
         Command::Count {
             sizes,
@@ -94,5 +95,33 @@ fn write_pages(dir: &std::path::Path, pages: &[(String, Vec<u8>)]) -> Result<Exi
         crate::files::write(&path, text).map_err(failed(&path))?;
         crate::streams::print(format!("{}\n", path.display()))?;
     }
+    Ok(Exit::Success)
+}
+
+/// Shows the manual page `roff`: on a terminal through `man -l -`, which formats and pages it
+/// as any manual page; elsewhere (a pipe, a file) as roff, to be installed or formatted later.
+/// Where `man` cannot show it, the roff is printed with a note saying how to read it.
+fn show_page(roff: &[u8]) -> Result<Exit, Error> {
+    use std::io::{IsTerminal, Write};
+    if std::io::stdout().is_terminal() {
+        if let Ok(mut man) = std::process::Command::new("man")
+            .args(["-l", "-"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+        {
+            let fed = man.stdin.take().map(|mut input| input.write_all(roff));
+            if let (Some(Ok(())), Ok(status)) = (fed, man.wait()) {
+                if status.success() {
+                    return Ok(Exit::Success);
+                }
+            }
+        }
+        crate::streams::say(
+            "note: `man` could not show the page: its roff follows (`nqueens COMMAND --help` \
+             says the same in plain text)",
+        );
+    }
+    let mut out = crate::streams::stdout()?;
+    out.write_all(roff).and_then(|()| out.flush())?;
     Ok(Exit::Success)
 }

@@ -101,6 +101,12 @@ pub fn run(
 /// Why the file at `path` must not be replaced by `run`'s result: it holds the result of
 /// another shard, or of another run (`None` for anything else, this shard's own result too).
 fn another_result(path: &Path, run: &ShardRun) -> Option<String> {
+    // Only a regular file can hold a result (reading /dev/zero would never end), and a result
+    // is a few hundred bytes.
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 16 {
+        return None;
+    }
     let text = std::fs::read_to_string(path).ok()?;
     let theirs: serde_json::Value = serde_json::from_str(&text).ok()?;
     if theirs["format"] != nqueens::cluster::SHARD_FORMAT {
