@@ -43,7 +43,7 @@ pub mod exec;
 mod isa;
 mod kernel;
 pub mod known;
-mod memory;
+pub mod memory;
 mod options;
 mod plan;
 pub mod reference;

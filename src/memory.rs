@@ -5,7 +5,31 @@
 //! refused (or counted by another engine) at once, instead of aborting the process when an
 //! allocation fails.
 
+use std::cell::Cell;
 use std::fs;
+
+thread_local! {
+    /// How deep this thread is in reservations whose refusal its caller handles ([`fallibly`]).
+    static FALLIBLE: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Runs `reserve`, a reservation whose refusal the caller handles (`try_reserve`), so that an
+/// allocator that ends the process on a refused allocation ([`refusal_is_handled`]) lets this
+/// one return its error.
+pub(crate) fn fallibly<T>(reserve: impl FnOnce() -> T) -> T {
+    FALLIBLE.with(|depth| depth.set(depth.get() + 1));
+    let result = reserve();
+    FALLIBLE.with(|depth| depth.set(depth.get() - 1));
+    result
+}
+
+/// Whether an allocation refused on this thread now would be handled by its caller: it is one
+/// of the library's own reservations ([`fallibly`]). Any other refused allocation ends the
+/// process (Rust's runtime aborts): a global allocator may say so in its own words first. It
+/// allocates nothing, so it may be called from inside an allocator.
+pub fn refusal_is_handled() -> bool {
+    FALLIBLE.try_with(|depth| depth.get() > 0).unwrap_or(false)
+}
 
 /// Bytes this process may still allocate, as far as the system says; `None` when it says
 /// nothing (no limit could be read). The three sources are Linux's (`/proc`, cgroups) and

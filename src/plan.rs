@@ -301,11 +301,13 @@ impl Builder {
             // Fallible growth: a plan too large for this process's memory is refused, not a
             // reason to abort.
             let more = self.out.len().clamp(1 << 10, 1 << 20);
-            self.out.try_reserve(more).map_err(|_| Error::PlanMemory {
-                n: self.n,
-                depth: self.depth,
-                subproblems: self.out.len(),
-                needed: ((self.out.len() + more) * std::mem::size_of::<Subproblem>()) as u64,
+            crate::memory::fallibly(|| self.out.try_reserve(more)).map_err(|_| {
+                Error::PlanMemory {
+                    n: self.n,
+                    depth: self.depth,
+                    subproblems: self.out.len(),
+                    needed: ((self.out.len() + more) * std::mem::size_of::<Subproblem>()) as u64,
+                }
             })?;
         }
         self.out

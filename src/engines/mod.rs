@@ -166,10 +166,11 @@ pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Resu
 /// cannot be executed.
 pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
     match (options.engine, options.split_depth) {
-        (Some(Engine::Join), Some(0)) => Ok(Plan::of_join(join::Join::outline(
-            n,
-            options.decomposition,
-        )?)),
+        // Built on a pool of its own, as every plan: outside one, rayon's global pool would be
+        // started, and a failure to start it is a panic, not an error.
+        (Some(Engine::Join), Some(0)) => on_threads(options.threads, || {
+            join::Join::outline(n, options.decomposition).map(Plan::of_join)
+        })?,
         _ => choose(n, options),
     }
 }

@@ -70,8 +70,7 @@ pub fn for_each(n: u32, threads: usize, visit: impl Fn(&[u8]) + Sync) -> Result<
             ..ListOptions::default()
         },
     )?;
-    let pool = listing.pool()?;
-    Ok(pool.install(|| {
+    Ok(listing.pool.install(|| {
         listing
             .prefixes()
             .par_bridge()
@@ -133,6 +132,9 @@ pub struct Listing {
     n: u32,
     options: ListOptions,
     depth: usize,
+    /// Its threads, started when it is made: threads that cannot start (a tight memory limit)
+    /// are refused then, in their own words, not as a failure to write a listing never begun.
+    pool: std::sync::Arc<rayon::ThreadPool>,
 }
 
 /// Formatted solutions, with the end of each record.
@@ -177,6 +179,7 @@ impl Listing {
             n,
             options: *options,
             depth: part_depth(n, options.limit),
+            pool: std::sync::Arc::new(crate::exec::pool(options.threads)?),
         })
     }
 
@@ -192,7 +195,7 @@ impl Listing {
     /// pool while the output of the last round is written; then the finished output at the front
     /// is handed to the writer.
     pub fn write<W: Write + Send>(&self, format: Format, out: &mut W) -> io::Result<u64> {
-        let pool = self.pool().map_err(io::Error::other)?;
+        let pool = &self.pool;
         let stop = AtomicBool::new(false);
         let renderer = Renderer::new(format, self.n as usize);
         let mut sink = Sink {
@@ -277,10 +280,6 @@ impl Listing {
         let bytes = per_part * format.record_len(self.n as usize);
         let threads = self.options.threads;
         (QUEUE_BYTES / bytes).clamp(4 * threads, 64 * threads)
-    }
-
-    fn pool(&self) -> Result<rayon::ThreadPool, Error> {
-        crate::exec::pool(self.options.threads)
     }
 }
 

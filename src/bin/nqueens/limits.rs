@@ -1,5 +1,5 @@
 //! The process under an address-space limit (`ulimit -v`), made to count its memory the same
-//! way whatever the limit.
+//! way whatever the limit, and to say a refused allocation as a refusal.
 //!
 //! glibc gives each thread that allocates its own arena, and reserves 64 MiB of address space
 //! for each, as far as the limit lets it: under `ulimit -v` the join engine's budget (the limit
@@ -8,11 +8,12 @@
 //! program keeps to one arena, and the budget grows with the limit. (The join engine allocates
 //! its buffers once per thread, so one arena costs it nothing measurable.)
 //!
-//! An allocation that nothing could refuse and the system refuses ends the process; it is said
-//! as a refusal with what the run needs ([`refuse_on_abort`]), not as an abort.
+//! An allocation that nothing could refuse and the system refuses would end the process with
+//! Rust's abort (its own message, a backtrace under `RUST_BACKTRACE`, status 134): the allocator
+//! says it as a refusal instead, and exits with status 1 ([`Refusing`]). Any other abort keeps
+//! its default action (a core dump, status 134).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Keeps malloc to one arena when the address space is limited (glibc on Linux; elsewhere
 /// nothing to do).
@@ -35,37 +36,68 @@ pub fn one_arena_under_a_limit() {
     }
 }
 
-/// The system's allocator, noting the size of the last allocation it could not make, for
-/// [`refuse_on_abort`]. Fallible reservations (`try_reserve`) still get their null and refuse
-/// in their own words; only an allocation nothing could refuse ends the process.
-pub struct Noting;
+/// The system's allocator, which ends the process with a refusal in the program's words when
+/// the system refuses an allocation that nothing could refuse. The library's own fallible
+/// reservations ([`nqueens::memory::refusal_is_handled`]) still get their null and refuse in
+/// their own words.
+pub struct Refusing;
 
-/// Bytes of the last allocation the system refused (0: none yet).
-static FAILED: AtomicUsize = AtomicUsize::new(0);
-
-/// Notes `size` when `allocation` is null, and passes it on.
-fn noted(allocation: *mut u8, size: usize) -> *mut u8 {
-    if allocation.is_null() {
-        FAILED.store(size, Ordering::Relaxed);
+/// `allocation` when it was made; otherwise, unless the caller handles the refusal, the end of
+/// the process with a line on stderr that says what was refused and what to do.
+fn made(allocation: *mut u8, size: usize) -> *mut u8 {
+    if allocation.is_null() && !nqueens::memory::refusal_is_handled() {
+        refuse(size);
     }
     allocation
 }
 
+/// Says that `size` bytes were refused and exits with status 1, allocating nothing (the
+/// allocator is what failed): a fixed buffer, write(2) and _exit(2). A checkpoint is at worst
+/// left with a torn last record, which the next run redoes, and a shard's file is written whole
+/// or not at all.
+fn refuse(size: usize) -> ! {
+    let mut line = [0u8; 320];
+    let mut len = 0;
+    let mut put = |bytes: &[u8]| {
+        let n = bytes.len().min(line.len() - len);
+        line[len..len + n].copy_from_slice(&bytes[..n]);
+        len += n;
+    };
+    put(b"error: out of memory: the system refused this run ");
+    put(decimal(size.div_ceil(1 << 20).max(1), &mut [0u8; 20]));
+    put(
+        b" MiB more (ulimit -v, its control group or the machine's memory): give it more \
+memory, or fewer threads (-j) or a smaller --memory budget\n",
+    );
+    #[cfg(unix)]
+    // SAFETY: write(2) and _exit(2) take a valid buffer of `len` bytes and a status.
+    unsafe {
+        libc::write(2, line.as_ptr().cast(), len);
+        libc::_exit(1);
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(&line[..len]);
+        std::process::exit(1);
+    }
+}
+
 // SAFETY: every method hands its arguments to `System` unchanged, under the same contract.
-unsafe impl GlobalAlloc for Noting {
+unsafe impl GlobalAlloc for Refusing {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract is System's.
-        noted(unsafe { System.alloc(layout) }, layout.size())
+        made(unsafe { System.alloc(layout) }, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract is System's.
-        noted(unsafe { System.alloc_zeroed(layout) }, layout.size())
+        made(unsafe { System.alloc_zeroed(layout) }, layout.size())
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: the caller's contract is System's.
-        noted(unsafe { System.realloc(ptr, layout, new_size) }, new_size)
+        made(unsafe { System.realloc(ptr, layout, new_size) }, new_size)
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -74,50 +106,7 @@ unsafe impl GlobalAlloc for Noting {
     }
 }
 
-/// Turns the abort that follows an allocation nothing could refuse (Rust's runtime aborts the
-/// process, status 134) into a refusal: a line that says how much more memory the run needs,
-/// and status 1. Any other abort keeps its default action. The handler only writes to stderr
-/// and exits: a checkpoint is at worst left with a torn last record, which the next run redoes,
-/// and a shard's file is written whole or not at all.
-pub fn refuse_on_abort() {
-    #[cfg(unix)]
-    {
-        extern "C" fn on_abort(_: libc::c_int) {
-            let size = FAILED.load(Ordering::Relaxed);
-            if size == 0 {
-                // SAFETY: restores the default action and raises the signal again: both are
-                // async-signal-safe.
-                unsafe {
-                    libc::signal(libc::SIGABRT, libc::SIG_DFL);
-                    libc::raise(libc::SIGABRT);
-                }
-                return;
-            }
-            let mut line = [0u8; 192];
-            let mut len = 0;
-            let mut put = |bytes: &[u8]| {
-                let n = bytes.len().min(line.len() - len);
-                line[len..len + n].copy_from_slice(&bytes[..n]);
-                len += n;
-            };
-            put(b"error: out of memory: this run needs at least ");
-            put(decimal(size.div_ceil(1 << 20).max(1), &mut [0u8; 20]));
-            put(b" MiB more than this process may take (ulimit -v, its control group or the machine)\n");
-            // SAFETY: write(2) and _exit(2) are async-signal-safe; `line` is valid for `len`.
-            unsafe {
-                libc::write(2, line.as_ptr().cast(), len);
-                libc::_exit(1);
-            }
-        }
-        // SAFETY: installs a handler that calls only async-signal-safe functions.
-        unsafe {
-            libc::signal(libc::SIGABRT, on_abort as *const () as libc::sighandler_t);
-        }
-    }
-}
-
 /// `k` in decimal digits, written into `buffer` without allocating.
-#[cfg(any(unix, test))]
 fn decimal(mut k: usize, buffer: &mut [u8; 20]) -> &[u8] {
     let mut at = buffer.len();
     loop {

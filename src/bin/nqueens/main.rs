@@ -22,13 +22,12 @@ use std::process::ExitCode;
 
 use exit::Exit;
 
-/// The system's allocator, noting what it refuses (see [`limits::refuse_on_abort`]).
+/// The system's allocator, saying a refused allocation as a refusal (see [`limits::Refusing`]).
 #[global_allocator]
-static ALLOCATOR: limits::Noting = limits::Noting;
+static ALLOCATOR: limits::Refusing = limits::Refusing;
 
 fn main() -> ExitCode {
     limits::one_arena_under_a_limit();
-    limits::refuse_on_abort();
     let command = match cli::parse() {
         Ok(command) => command,
         Err(err)

@@ -127,7 +127,7 @@ impl Quadrants {
     pub(crate) fn build(n: u32) -> Result<Quadrants, TryReserveError> {
         let mut q = Quadrants::outline(n)?;
         let total = q.offsets[q.offsets.len() - 1] as usize;
-        q.packed.try_reserve_exact(total)?;
+        crate::memory::fallibly(|| q.packed.try_reserve_exact(total))?;
         q.packed.resize(total, 0u64);
         q.store = Store::Table;
         q.d1_bits = (1 << LAST_COLUMN) - 1;
@@ -205,7 +205,7 @@ impl Quadrants {
             return Ok(());
         }
         let mut ending = Vec::new();
-        ending.try_reserve_exact((groups - first) * cols)?;
+        crate::memory::fallibly(|| ending.try_reserve_exact((groups - first) * cols))?;
         ending.resize((groups - first) * cols, 0u16);
         let (offsets, packed) = (&self.offsets, &self.packed);
         ending
@@ -236,7 +236,7 @@ impl Quadrants {
             tally[g + 1].fetch_add(1, Ordering::Relaxed);
         });
         let mut counts = Vec::new();
-        counts.try_reserve_exact(groups + 1)?;
+        crate::memory::fallibly(|| counts.try_reserve_exact(groups + 1))?;
         let mut sum = 0;
         counts.extend(tally.iter().map(|c| {
             sum += c.load(Ordering::Relaxed);
@@ -444,7 +444,7 @@ impl Made {
         }
         if end > self.kept.capacity() {
             let grown = (2 * self.kept.capacity()).clamp(end, self.capacity);
-            if self.kept.try_reserve_exact(grown - start).is_err() {
+            if crate::memory::fallibly(|| self.kept.try_reserve_exact(grown - start)).is_err() {
                 return &self.spare;
             }
         }
@@ -512,7 +512,7 @@ fn place(n: u32, rows: u32, row_set: u32, col_set: u32, out: &mut Vec<u64>) {
 /// `len` zeros that threads may add to at once, or the error of allocating them.
 fn atomic_zeros(len: usize) -> Result<Vec<AtomicU32>, TryReserveError> {
     let mut v = Vec::new();
-    v.try_reserve_exact(len)?;
+    crate::memory::fallibly(|| v.try_reserve_exact(len))?;
     v.resize_with(len, || AtomicU32::new(0));
     Ok(v)
 }
