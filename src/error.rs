@@ -77,6 +77,19 @@ pub enum Error {
         /// Bytes this process may take, when known.
         available: Option<u64>,
     },
+    /// The join engine's table fits its budget (`--memory`), but the system refused it: the
+    /// budget asked for is more than this process may take.
+    #[error("the join engine's table for n = {n} ({}) could not be allocated: the system refused it (this process may take {}: ulimit -v, its control group or the machine), though the budget of {} allows it; a smaller --memory makes its quadrants on demand instead", mib(*.table), .available.map_or_else(|| "less".to_string(), mib), mib(*.budget))]
+    TableRefused {
+        /// Board size.
+        n: u32,
+        /// Bytes of the table.
+        table: u64,
+        /// The budget that admitted it.
+        budget: u64,
+        /// Bytes this process may take, as the system says, when it says.
+        available: Option<u64>,
+    },
     /// The thread pool could not start (an address-space limit too small for its stacks, or the
     /// system's limit on threads).
     #[error("cannot start {threads} worker thread{}: {reason}; they need at least {} of address space for their stacks", if *.threads == 1 { "" } else { "s" }, mib(*.needed))]

@@ -38,6 +38,7 @@ fn says_what_it_needs(stderr: &str) -> bool {
             "needs at least",
             "need at least",
             "out of memory: the system refused",
+            "give it more --seconds or more memory",
         ]
         .iter()
         .any(|words| stderr.contains(words))
@@ -81,4 +82,20 @@ fn merge_and_status_refuse_in_their_own_words_under_a_memory_limit() {
             no_runtime_text(&stderr, &format!("{mib} MiB, {args}"));
         }
     }
+}
+
+/// A draw of n = 28 in 256 MiB takes minutes (the join counts in small pieces): `--seconds`
+/// still bounds the estimate (twice the time asked, and 10 s), which says why it has no answer.
+#[test]
+fn an_estimate_under_a_tight_limit_keeps_to_its_seconds() {
+    let start = std::time::Instant::now();
+    let out = under_ulimit(256 << 10, "estimate 28 --seconds 1 -q --seed 1");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(start.elapsed().as_secs() < 40, "{stderr}");
+    match out.status.code() {
+        Some(0) => assert!(String::from_utf8_lossy(&out.stdout).contains("CPU time")),
+        Some(1) => assert!(says_what_it_needs(&stderr), "{stderr}"),
+        other => panic!("status {other:?}: {stderr}"),
+    }
+    no_runtime_text(&stderr, "estimate 28 in 256 MiB");
 }

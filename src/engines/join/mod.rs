@@ -146,7 +146,16 @@ impl Join {
         let (piece, made) = (piece as usize, (made_bytes / 8) as usize);
         Join::with(n, how, piece)
             .map(|join| Join { made, turn, ..join })
-            .map_err(|_| Join::too_small(n, Some(budget), threads))
+            .map_err(|_| match how {
+                // The budget admitted the table, and the system refused it: that is the cause.
+                Quadrant::Table => Error::TableRefused {
+                    n,
+                    table,
+                    budget,
+                    available: crate::memory::available(),
+                },
+                Quadrant::OnDemand => Join::too_small(n, Some(budget), threads),
+            })
     }
 
     /// The join engine of an `n`-board with its quadrants kept as `how` says and pieces of

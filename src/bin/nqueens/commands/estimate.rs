@@ -51,36 +51,35 @@ pub fn run(
     // Stopped, the estimate reports the draws done (those under way take minutes at n ≥ 29).
     let (kept, threads) = (Arc::clone(&latest), options.threads);
     interrupt::quit_with(move |signal| {
-        let latest = lock(&kept);
-        if latest.reported {
-            // The whole report is out: nothing more to say.
-            return;
-        }
-        progress::clear();
-        let name = signal.name();
-        match &latest.estimate {
-            Some(e) if e.samples >= 2 => {
-                note(&format!(
-                    "{name}: stopped after {}; those under way are dropped, the estimate is of \
-                     those done",
-                    plural(e.samples, "draw")
-                ));
-                let _ = crate::streams::print(output.render(e, threads));
-            }
-            done => note(&format!(
-                "{name}: stopped after {}: too few for an estimate",
-                plural(done.as_ref().map_or(0, |e| e.samples), "draw")
-            )),
-        }
-        // Held until the program exits, so that the finished estimate's report cannot follow.
-        std::mem::forget(latest);
+        stop_early(&kept, output, threads, Early::Signal(signal.name()));
     });
+    // --seconds bounds the sampling: draws under way when it is up are finished, but one that
+    // takes far longer (n ≥ 29, or any board under a tight memory limit, where the join counts
+    // in small pieces) is not waited for past OVERDUE.
+    let (watched, seconds) = (Arc::clone(&latest), sampling.seconds);
+    std::thread::Builder::new()
+        .name("nqueens-deadline".to_string())
+        .spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            let began = lock(&watched).began;
+            if began.is_some_and(|t| t.elapsed().as_secs_f64() > overdue(seconds)) {
+                let reported = stop_early(&watched, output, threads, Early::Overdue(seconds));
+                std::process::exit(if reported {
+                    Exit::Success
+                } else {
+                    Exit::Failure
+                } as i32);
+            }
+        })
+        .ok();
     let ticker = Ticker::start(progress, format!("estimate n = {n}"), move || {
         let latest = lock(&shown).estimate.clone();
         reading(latest.as_ref(), start.elapsed(), sampling.seconds)
     });
     let e = estimate_watched(n, options, sampling, seed, &|e| {
-        lock(&latest).estimate = Some(e.clone());
+        let mut latest = lock(&latest);
+        latest.began.get_or_insert_with(Instant::now);
+        latest.estimate = Some(e.clone());
     });
     if let Some(ticker) = ticker {
         ticker.stop();
@@ -97,6 +96,73 @@ pub fn run(
 struct Latest {
     estimate: Option<Estimate>,
     reported: bool,
+    /// When the sampling began (the plan built).
+    began: Option<Instant>,
+}
+
+/// Seconds after the sampling began past which an estimate asked to sample for `seconds` is not
+/// waited for: twice the time asked, and ten seconds more.
+fn overdue(seconds: f64) -> f64 {
+    2.0 * seconds + 10.0
+}
+
+/// Ends an estimate before its draws are in, because of `why` (a signal, or `--seconds` long
+/// overdue): the report of the draws done when there are two or more, or a line saying there
+/// were too few. The lock on `latest` is held until the program exits, so that a finished
+/// estimate's report cannot follow.
+fn stop_early(latest: &Mutex<Latest>, output: Output, threads: usize, why: Early) -> bool {
+    let latest = lock(latest);
+    if latest.reported {
+        // The whole report is out: nothing more to say.
+        return true;
+    }
+    progress::clear();
+    let (late, asked, why) = match why {
+        Early::Signal(name) => (false, 0.0, name),
+        Early::Overdue(seconds) => (true, seconds, "--seconds"),
+    };
+    let reported = latest.estimate.as_ref().is_some_and(|e| e.samples >= 2);
+    let began = latest.began.map_or(0.0, |t| t.elapsed().as_secs_f64());
+    match &latest.estimate {
+        Some(e) if e.samples >= 2 => {
+            if late {
+                note(&format!(
+                    "warning: the draws under way were not done {began:.0} s into the sampling \
+                     (--seconds {asked}): the estimate is of the {} done",
+                    plural(e.samples, "draw")
+                ));
+            } else {
+                note(&format!(
+                    "{why}: stopped after {}; those under way are dropped, the estimate is of \
+                     those done",
+                    plural(e.samples, "draw")
+                ));
+            }
+            let _ = crate::streams::print(output.render(e, threads));
+        }
+        done if late => note(&format!(
+            "error: {} done {began:.0} s into the sampling, too few for an estimate: one draw of \
+             this board takes longer here (far longer under a tight memory limit, where the join \
+             counts in small pieces); give it more --seconds or more memory",
+            plural(done.as_ref().map_or(0, |e| e.samples), "draw")
+        )),
+        done => note(&format!(
+            "{why}: stopped after {}: too few for an estimate",
+            plural(done.as_ref().map_or(0, |e| e.samples), "draw")
+        )),
+    }
+    // Held until the program exits.
+    std::mem::forget(latest);
+    reported
+}
+
+/// Why an estimate ends before its draws are in.
+#[derive(Debug, Clone, Copy)]
+enum Early {
+    /// A signal, by name.
+    Signal(&'static str),
+    /// `--seconds` (this many) long overdue ([`overdue`]).
+    Overdue(f64),
 }
 
 /// `latest` locked (a thread that panicked holding it left a whole value).
