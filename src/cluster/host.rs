@@ -11,11 +11,13 @@
 //! This guards against the faults of one machine (memory, a CPU, a build), not against a user
 //! who edits files: the identity is a hash anyone can copy.
 
-/// A name as compared: lower case, without surrounding white space, NUL bytes or final dots.
+/// A name as compared: lower case, without white space or NUL bytes anywhere, or final dots.
 pub(crate) fn normalised(name: &str) -> String {
-    name.trim_matches(|c: char| c.is_whitespace() || c == '\0')
-        .trim_end_matches('.')
-        .to_lowercase()
+    let kept: String = name
+        .chars()
+        .filter(|&c| !c.is_whitespace() && c != '\0')
+        .collect();
+    kept.trim_end_matches('.').to_lowercase()
 }
 
 /// This machine's identity: `machine-id:` and `boot-id:` parts, each the FNV-1a hash of the
@@ -44,8 +46,18 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// How many different machines a shard's copies were counted on: copies are joined when their
-/// normalised names, machine ids or boot ids are equal, and the joined groups counted.
-pub(crate) fn machines<'a>(copies: impl IntoIterator<Item = (&'a str, Option<&'a str>)>) -> usize {
+/// normalised names, machine ids or boot ids are equal, and the joined groups counted. A copy
+/// without a machine identity (none, or an empty one) is no machine of its own unless `by_name`
+/// (the user vouches for the names): it still joins the machine its name names.
+pub(crate) fn machines<'a>(
+    copies: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    by_name: bool,
+) -> usize {
+    let copies: Vec<(&str, Option<&str>)> = copies
+        .into_iter()
+        .map(|(name, machine)| (name, machine.filter(|m| !m.trim().is_empty())))
+        .collect();
+    let identified: Vec<bool> = copies.iter().map(|(_, m)| by_name || m.is_some()).collect();
     // Each copy's marks: its name and each part of its identity.
     let marks: Vec<Vec<String>> = copies
         .into_iter()
@@ -76,9 +88,14 @@ pub(crate) fn machines<'a>(copies: impl IntoIterator<Item = (&'a str, Option<&'a
             parent[a] = b;
         }
     }
-    (0..marks.len())
-        .filter(|&i| root(&mut parent, i) == i)
-        .count()
+    // A group is a machine when one of its copies says which machine it is.
+    let mut counted = std::collections::HashSet::new();
+    for i in 0..marks.len() {
+        if identified[i] {
+            counted.insert(root(&mut parent, i));
+        }
+    }
+    counted.len()
 }
 
 #[cfg(test)]
@@ -87,30 +104,55 @@ mod tests {
 
     #[test]
     fn names_are_compared_normalised() {
-        for name in ["vm", "VM", "vm ", "vm\0", " vm.", "Vm\n"] {
+        for name in ["vm", "VM", "vm ", "vm\0", " vm.", "Vm\n", " v m ", "v\0m"] {
             assert_eq!(normalised(name), "vm", "{name:?}");
         }
-        assert_eq!(machines(["vm", "VM", "vm ", "vm\0"].map(|n| (n, None))), 1);
-        assert_eq!(machines([("node-a", None), ("node-b", None)]), 2);
+        assert_eq!(
+            machines(["vm", "VM", "vm ", "vm\0"].map(|n| (n, None)), true),
+            1
+        );
+        assert_eq!(machines([("node-a", None), ("node-b", None)], true), 2);
+    }
+
+    /// A file without a machine identity (formats 2 and 3, `machine: ""`) is no machine unless
+    /// the user vouches for host names: renaming a host must not make a second machine.
+    #[test]
+    fn a_copy_without_an_identity_is_no_machine_unless_names_are_trusted() {
+        let a = "machine-id:1 boot-id:2";
+        assert_eq!(machines([("node-a", Some(a)), ("node-b", None)], false), 1);
+        assert_eq!(
+            machines([("node-a", Some(a)), ("node-b", Some(""))], false),
+            1
+        );
+        assert_eq!(machines([("node-a", None), ("node-b", None)], false), 0);
+        assert_eq!(machines([("node-a", Some(a)), ("node-b", None)], true), 2);
+        // Its name still joins it to the machine of that name.
+        assert_eq!(machines([("node-a", Some(a)), ("Node-A", None)], true), 1);
     }
 
     #[test]
     fn one_kernel_or_one_installation_is_one_machine() {
         let (a, b) = ("machine-id:1 boot-id:2", "machine-id:3 boot-id:2");
         // Renamed in a namespace (unshare -u), or two containers: one boot id.
-        assert_eq!(machines([("node-a", Some(a)), ("node-b", Some(b))]), 1);
+        assert_eq!(
+            machines([("node-a", Some(a)), ("node-b", Some(b))], false),
+            1
+        );
         // One installation, rebooted: one machine id.
         let rebooted = "machine-id:1 boot-id:9";
         assert_eq!(
-            machines([("node-a", Some(a)), ("node-c", Some(rebooted))]),
+            machines([("node-a", Some(a)), ("node-c", Some(rebooted))], false),
             1
         );
         // Two machines.
         let other = "machine-id:5 boot-id:6";
-        assert_eq!(machines([("node-a", Some(a)), ("node-b", Some(other))]), 2);
+        assert_eq!(
+            machines([("node-a", Some(a)), ("node-b", Some(other))], false),
+            2
+        );
         // Joined through a third copy.
         let copies = [("x", Some(a)), ("y", Some(other)), ("X", None)];
-        assert_eq!(machines(copies), 2);
+        assert_eq!(machines(copies, false), 2);
     }
 
     #[test]

@@ -153,9 +153,14 @@ pub enum Quorum {
     /// refused ([`Error::NoQuorum`]).
     #[default]
     Default,
-    /// Each shard counted on this many different hosts (1: one count is enough, also above
-    /// n = 27).
+    /// Each shard counted on this many different machines (1: one count is enough, also above
+    /// n = 27). A copy whose file carries no machine identity (formats 2 and 3, or a system
+    /// with neither a machine id nor a boot id) counts as no machine towards a quorum of 2 or
+    /// more: a host name alone is too easily the same machine under two names.
     Hosts(u32),
+    /// As [`Quorum::Hosts`], but a copy without a machine identity counts as the machine its
+    /// host name names: the user vouches for the names.
+    HostsByName(u32),
 }
 
 /// Checks and sums `inputs` with the default [`Quorum`]; `threads` only speeds up rebuilding
@@ -414,7 +419,7 @@ fn check(
     let quorum = quorum_for(quorum, first.n)?;
     let by_shard = by_shard(&results)?;
     // Copies, hosts and gaps, from the files alone: no plan is built for a set that cannot add up.
-    let warnings = copies(&by_shard, quorum, first.shards)?;
+    let warnings = copies(&by_shard, quorum.0, first.shards)?;
     on_enough_hosts(&by_shard, quorum, first.shards)?;
     complete(&by_shard, &results, first.shards)?;
     let plan = held_to_plan(&results, threads)?;
@@ -490,10 +495,11 @@ fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, Parti
 
 /// The hosts every shard must be counted on: as asked, or by default 1 where the table checks
 /// the total and none (an error) where it cannot.
-fn quorum_for(quorum: Quorum, n: u32) -> Result<u32, Error> {
+fn quorum_for(quorum: Quorum, n: u32) -> Result<(u32, bool), Error> {
     match quorum {
-        Quorum::Hosts(q) => Ok(q.max(1)),
-        Quorum::Default if crate::known::known(n).is_some() => Ok(1),
+        Quorum::Hosts(q) => Ok((q.max(1), false)),
+        Quorum::HostsByName(q) => Ok((q.max(1), true)),
+        Quorum::Default if crate::known::known(n).is_some() => Ok((1, false)),
         Quorum::Default => Err(Error::NoQuorum { n }),
     }
 }
@@ -555,7 +561,15 @@ fn copies(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<Vec<String>, E
 
 /// An error unless every shard was counted on `quorum` different machines: copies whose names,
 /// machine ids or boot ids are equal are one machine ([`host::machines`]).
-fn on_enough_hosts(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<(), Error> {
+fn on_enough_hosts(
+    by_shard: &ByShard,
+    (quorum, by_name): (u32, bool),
+    shards: u32,
+) -> Result<(), Error> {
+    if quorum <= 1 {
+        // One copy of each shard: whose machine counted it does not matter.
+        return Ok(());
+    }
     let short: Vec<String> = by_shard
         .iter()
         .filter_map(|(index, copies)| {
@@ -563,6 +577,7 @@ fn on_enough_hosts(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<(), E
                 copies
                     .iter()
                     .map(|(_, r)| (r.host.as_str(), r.machine.as_deref())),
+                by_name,
             );
             let hosts: std::collections::BTreeSet<String> =
                 copies.iter().map(|(_, r)| excerpt(&r.host)).collect();

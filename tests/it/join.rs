@@ -63,6 +63,17 @@ fn under_a_memory_limit_join_counts_on_demand_or_is_refused_at_once() {
             && stderr.trim_end().ends_with(" allowed"),
         "{stderr}"
     );
+    // A budget that admits the table of n = 22 (over 500 MiB) where ulimit -v does not: the
+    // refusal names the table and the system's limit, not the least the engine needs.
+    let refused = crate::util::under_ulimit(400 << 10, "count 22 --memory 1500M --engine join -q");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: the join engine's table for n = 22 (")
+            && stderr.contains("could not be allocated: the system refused it")
+            && stderr.contains("a smaller --memory makes its quadrants on demand"),
+        "{stderr}"
+    );
     // A budget given on the command line is held to the same way.
     nqueens()
         .args([

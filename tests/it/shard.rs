@@ -1367,6 +1367,33 @@ fn a_quorum_asks_for_every_shard_from_different_hosts_with_equal_totals() {
                 .stderr(predicates::str::contains("shard 2/2 on 1 machine"));
         }
     }
+    // A copy under another name with no machine identity (an older format, or `machine: ""`)
+    // is no machine unless the user vouches for host names; then it is node-c.
+    for (i, machine) in [None, Some("")].into_iter().enumerate() {
+        let anonymous = dir.path().join(format!("anonymous-{i}.json"));
+        let text = resealed(&fs::read_to_string(&files[1]).unwrap(), |v| {
+            v["host"] = " Node C ".into();
+            match machine {
+                Some(m) => v["machine"] = m.into(),
+                None => {
+                    v.as_object_mut().unwrap().remove("machine");
+                }
+            }
+        });
+        fs::write(&anonymous, text).unwrap();
+        let set = [&files[0], &files[1], &elsewhere[0], &anonymous];
+        nqueens()
+            .args(["merge", "--quorum", "2"])
+            .args(set)
+            .assert()
+            .code(1)
+            .stderr(predicates::str::contains("shard 2/2 on 1 machine"));
+        nqueens()
+            .args(["merge", "--quorum", "2", "--trust-host-names"])
+            .args(set)
+            .assert()
+            .success();
+    }
     // Two hosts that disagree: both files named, exit 1.
     let wrong = resealed(&fs::read_to_string(&elsewhere[1]).unwrap(), |v| {
         v["total"] = "1".into()

@@ -331,6 +331,12 @@ struct MergeArgs {
     /// above, none: give --quorum 2, or --quorum 1 to accept one count of each shard]
     #[arg(long, value_name = "Q", value_parser = clap::value_parser!(u32).range(1..=16))]
     quorum: Option<u32>,
+
+    /// With --quorum: count a shard file without a machine identity (written by nqueens before
+    /// format 4, or on a system with neither a machine id nor a boot id) as the machine its host
+    /// name names; by default it counts as no machine
+    #[arg(long, requires = "quorum")]
+    trust_host_names: bool,
 }
 
 #[derive(Debug, Args)]
@@ -475,9 +481,11 @@ pub fn parse() -> Result<Command, clap::Error> {
         CliCommand::Merge(args) => Command::Merge {
             files: args.files,
             json: args.json,
-            quorum: args.quorum.map_or(nqueens::cluster::Quorum::Default, |q| {
-                nqueens::cluster::Quorum::Hosts(q)
-            }),
+            quorum: match (args.quorum, args.trust_host_names) {
+                (None, _) => nqueens::cluster::Quorum::Default,
+                (Some(q), false) => nqueens::cluster::Quorum::Hosts(q),
+                (Some(q), true) => nqueens::cluster::Quorum::HostsByName(q),
+            },
         },
         CliCommand::Bench(args) => bench(args),
         CliCommand::Status(args) => Command::Status {
