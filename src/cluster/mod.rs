@@ -64,4 +64,4 @@ pub use partial::{
 };
 pub use partition::{plan as shard_plan, Partition};
 pub use shard::{Error as ShardError, Shard, MAX_SHARDS};
-pub use status::{status, Error as StatusError, Status};
+pub use status::{status, statuses, Error as StatusError, Status};

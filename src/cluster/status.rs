@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::cluster::partition::{prices, Partition};
 use crate::cluster::{PartialResult, Shard};
-use crate::exec::checkpoint::{read_unlocked, Identity};
+use crate::exec::checkpoint::{in_use, read_unlocked, Identity};
 use crate::{Engine, Options};
 
 /// Why a campaign's folders could not be read.
@@ -31,6 +31,16 @@ pub enum Error {
     /// No shard result or checkpoint in the folders.
     #[error("no shard results (.json) or checkpoints (.ckpt) of nqueens in {0}")]
     Empty(String),
+    /// Files that look like a campaign's, none of which can be read as one.
+    #[error("none of the {files} shard files in {folders} can be read: {}", crate::text::capped(.problems, "; "))]
+    Unreadable {
+        /// The folders.
+        folders: String,
+        /// How many `.json` and `.ckpt` files they hold.
+        files: usize,
+        /// What is wrong with them.
+        problems: Vec<String>,
+    },
     /// The plan of the run could not be rebuilt.
     #[error("cannot rebuild the plan of the run: {0}")]
     Plan(#[from] crate::Error),
@@ -48,8 +58,15 @@ pub struct Status {
     pub shards: u32,
     /// Shards with a result.
     pub done: Vec<u32>,
+    /// How the plan counts an even board's units (`None` where there is one way only); a
+    /// folder with shards of both decompositions has a status for each.
+    pub decomposition: Option<crate::Decomposition>,
     /// Shards with a checkpoint and no result: the share of their own work each holds.
     pub under_way: Vec<(u32, f64)>,
+    /// Shards under way whose checkpoint no process holds: the run that wrote it stopped
+    /// (a time limit, a signal, a failed node) and must be submitted again. Where the file
+    /// system has no locks, none is known to have stopped.
+    pub stopped: Vec<u32>,
     /// Shards with neither.
     pub not_started: Vec<u32>,
     /// Shards under way whose checkpoint has not changed for the stall time.
@@ -82,12 +99,14 @@ impl Status {
             .then(|| self.elapsed_seconds * (1.0 - self.share) / self.share)
     }
 
-    /// The shards to count again: not started, or stalled; as Slurm's `--array` list
+    /// The shards to count again: not started, stopped or stalled; as Slurm's `--array` list
     /// (`3,5-7`), empty when there are none.
     pub fn array(&self) -> String {
         let mut again: Vec<u32> = self.not_started.clone();
         again.extend(&self.stalled);
+        again.extend(&self.stopped);
         again.sort_unstable();
+        again.dedup();
         ranges(&again)
     }
 }
@@ -148,9 +167,97 @@ fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard, String)> {
 }
 
 /// The status of the campaign whose files are in `folders`, its plan priced on `threads`
-/// threads; a shard under way whose checkpoint has not changed for `stall` is stalled.
+/// threads; a shard under way whose checkpoint has not changed for `stall` is stalled. Where the
+/// folders hold the shards of one board by both decompositions, the first's ([`statuses`]).
 pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<Status, Error> {
+    statuses(folders, threads, stall).map(|mut all| all.swap_remove(0))
+}
+
+/// A run as its files name it: n, engine, split depth, K and plan fingerprint.
+type RunKey = (u32, Engine, u32, u32, String);
+
+/// [`status`] of every run in `folders` that is the same board by another decomposition (a
+/// count confirmed by the other decomposition, run in one folder): one status each, the first
+/// run's first. Files of any other run are named in its problems.
+pub fn statuses(
+    folders: &[PathBuf],
+    threads: usize,
+    stall: Duration,
+) -> Result<Vec<Status>, Error> {
     let now = SystemTime::now();
+    let (results, checkpoints) = gather(folders, now)?;
+    let mut problems = Vec::new();
+    // The shard results, each checked as merge checks it (its checksum).
+    let mut read: Vec<(PartialResult, &Found)> = Vec::new();
+    for found in &results {
+        match std::fs::read_to_string(&found.path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<PartialResult>(&t).ok())
+        {
+            Some(r) if r.checksum == r.expected_checksum() => read.push((r, found)),
+            _ => problems.push(format!(
+                "{}: not a shard result with an intact checksum",
+                found.path.display()
+            )),
+        }
+    }
+    let heads: Vec<_> = checkpoints
+        .iter()
+        .map(|c| (header_of(&c.path), c))
+        .collect();
+    // The runs, the first result's first, then the checkpoints'.
+    let mut runs: Vec<RunKey> = Vec::new();
+    let keys = read
+        .iter()
+        .map(|(r, _)| (r.n, r.engine, r.split_depth, r.shards, r.plan.clone()))
+        .chain(heads.iter().filter_map(|(h, _)| {
+            h.clone()
+                .map(|(n, engine, depth, shard, plan)| (n, engine, depth, shard.count(), plan))
+        }));
+    for key in keys {
+        if !runs.contains(&key) {
+            runs.push(key);
+        }
+    }
+    let Some(first) = runs.first().cloned() else {
+        let names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
+        let files = results.len() + checkpoints.len();
+        if files == 0 {
+            return Err(Error::Empty(names.join(", ")));
+        }
+        problems.extend(
+            heads
+                .iter()
+                .map(|(_, c)| format!("{}: not a shard's checkpoint", c.path.display())),
+        );
+        return Err(Error::Unreadable {
+            folders: names.join(", "),
+            files,
+            problems,
+        });
+    };
+    // The same board by another decomposition: another plan of the same n and engine.
+    let chosen: Vec<RunKey> = runs
+        .into_iter()
+        .filter(|r| (r.0, r.1) == (first.0, first.1))
+        .collect();
+    chosen
+        .iter()
+        .map(|run| {
+            let others: Vec<&RunKey> = chosen.iter().filter(|r| *r != run).collect();
+            let files = Files {
+                read: &read,
+                heads: &heads,
+                others: &others,
+                problems: problems.clone(),
+            };
+            status_of(run, files, threads, stall, now)
+        })
+        .collect()
+}
+
+/// The `.json` and `.ckpt` files in `folders`.
+fn gather(folders: &[PathBuf], now: SystemTime) -> Result<(Vec<Found>, Vec<Found>), Error> {
     let (mut results, mut checkpoints) = (Vec::new(), Vec::new());
     for folder in folders {
         let entries = std::fs::read_dir(folder).map_err(|source| Error::Folder {
@@ -175,37 +282,47 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
             }
         }
     }
-    let mut problems = Vec::new();
-    // The shard results, each checked as merge checks it (its checksum).
-    let mut read: Vec<(PartialResult, &Found)> = Vec::new();
-    for found in &results {
-        match std::fs::read_to_string(&found.path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<PartialResult>(&t).ok())
-        {
-            Some(r) if r.checksum == r.expected_checksum() => read.push((r, found)),
-            _ => problems.push(format!(
-                "{}: not a shard result with an intact checksum",
-                found.path.display()
-            )),
+    Ok((results, checkpoints))
+}
+
+/// The run a checkpoint's header names ([`checkpoint_run`]); a checkpoint just made, whose
+/// header its run is writing, is read again for a moment rather than called no checkpoint.
+fn header_of(path: &Path) -> Option<(u32, Engine, u32, Shard, String)> {
+    for _ in 0..40 {
+        let empty = std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
+        if !empty {
+            break;
         }
+        std::thread::sleep(Duration::from_millis(50));
     }
-    let heads: Vec<_> = checkpoints
-        .iter()
-        .map(|c| (checkpoint_run(&c.path), c))
-        .collect();
-    // The run: the first result's, or the first checkpoint's.
-    let (n, engine, depth, shards, named) =
-        match (read.first(), heads.iter().find_map(|h| h.0.clone())) {
-            (Some((r, _)), _) => (r.n, r.engine, r.split_depth, r.shards, r.plan.clone()),
-            (None, Some((n, engine, depth, shard, plan))) => {
-                (n, engine, depth, shard.count(), plan)
-            }
-            (None, None) => {
-                let names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
-                return Err(Error::Empty(names.join(", ")));
-            }
-        };
+    checkpoint_run(path)
+}
+
+/// What [`status_of`] reads: the results and checkpoint headers found, the other runs that get
+/// a status of their own, and the problems found so far.
+struct Files<'a> {
+    read: &'a [(PartialResult, &'a Found)],
+    heads: &'a [(Option<(u32, Engine, u32, Shard, String)>, &'a Found)],
+    others: &'a [&'a RunKey],
+    problems: Vec<String>,
+}
+
+/// The status of `run` from `files`.
+fn status_of(
+    run: &RunKey,
+    files: Files,
+    threads: usize,
+    stall: Duration,
+    now: SystemTime,
+) -> Result<Status, Error> {
+    let (n, engine, depth, shards, named) = run.clone();
+    let Files {
+        read,
+        heads,
+        others,
+        mut problems,
+    } = files;
+    let theirs = |key: &RunKey| others.contains(&key);
     let options = Options::default()
         .with_threads(threads)
         .with_engine(Some(engine))
@@ -227,9 +344,12 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
     let mut timed_work = 0u128;
     let mut done = BTreeSet::new();
     let mut oldest = now;
-    for (r, found) in &read {
+    for (r, found) in read {
+        let key = (r.n, r.engine, r.split_depth, r.shards, r.plan.clone());
         if (r.n, r.engine, r.shards, &r.plan) != (n, engine, shards, &fingerprint) {
-            problems.push(format!("{}: of another run", found.path.display()));
+            if !theirs(&key) {
+                problems.push(format!("{}: of another run", found.path.display()));
+            }
             continue;
         }
         let Ok(shard) = r.shard() else { continue };
@@ -248,9 +368,9 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
         oldest = oldest.min(began);
     }
     let mut under_way = BTreeMap::new();
-    let mut stalled = Vec::new();
+    let (mut stalled, mut stopped) = (Vec::new(), Vec::new());
     for (head, found) in heads {
-        let Some((hn, he, hd, shard, hplan)) = head else {
+        let Some((hn, he, hd, shard, hplan)) = head.clone() else {
             problems.push(format!(
                 "{}: not a shard's checkpoint",
                 found.path.display()
@@ -258,7 +378,9 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
             continue;
         };
         if (hn, he, hd, shard.count(), &hplan) != (n, engine, depth, shards, &fingerprint) {
-            problems.push(format!("{}: of another run", found.path.display()));
+            if !theirs(&(hn, he, hd, shard.count(), hplan)) {
+                problems.push(format!("{}: of another run", found.path.display()));
+            }
             continue;
         }
         oldest = oldest.min(found.born);
@@ -280,8 +402,9 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
                 }
                 let own = shard_price(shard).max(1);
                 under_way.insert(shard.index(), work as f64 / own as f64);
-                let still = now.duration_since(found.modified).unwrap_or_default();
-                if still >= stall {
+                if in_use(&found.path) == Some(false) {
+                    stopped.push(shard.index());
+                } else if now.duration_since(found.modified).unwrap_or_default() >= stall {
                     stalled.push(shard.index());
                 }
             }
@@ -295,8 +418,10 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
         n,
         engine,
         shards,
+        decomposition: plan.decomposition(),
         done: done.into_iter().collect(),
         under_way: under_way.into_iter().collect(),
+        stopped,
         not_started,
         stalled,
         share: done_work as f64 / whole as f64,

@@ -21,18 +21,41 @@ fn campaign(dir: &Path) {
             .success();
     }
     // Held after 5 subproblems (a test-only setting) and stopped: a checkpoint, no result.
-    let script = format!(
-        "NQUEENS_TEST_HOLD_AFTER=5 '{}' count 17 --shard 4/8 -j 1 -q --checkpoint '{}' -o '{}' \
-         & pid=$!; sleep 1; kill -INT $pid; wait $pid",
-        binary().display(),
-        dir.join("shard-4.ckpt").display(),
-        dir.join("shard-4.json").display()
-    );
-    let out = std::process::Command::new("sh")
-        .args(["-c", &script])
-        .output()
+    let status = held_then(dir, 4, libc::SIGINT);
+    assert_eq!(status.code(), Some(130));
+}
+
+/// Runs shard `i` of 8 of n = 17 held after 5 subproblems (a test-only setting), waits until its
+/// checkpoint holds them, sends it `signal`, and returns how it ended.
+fn held_then(dir: &Path, i: u32, signal: i32) -> std::process::ExitStatus {
+    let ckpt = dir.join(format!("shard-{i}.ckpt"));
+    let mut child = std::process::Command::new(binary())
+        .args(["count", "17", "--shard", &format!("{i}/8"), "-j", "1", "-q"])
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .arg("-o")
+        .arg(dir.join(format!("shard-{i}.json")))
+        .env("NQUEENS_TEST_HOLD_AFTER", "5")
+        .stderr(std::process::Stdio::null())
+        .spawn()
         .unwrap();
-    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    let records = || {
+        std::fs::read_to_string(&ckpt).map_or(0, |t| {
+            t.lines()
+                .skip(1)
+                .filter(|l| !l.starts_with("time "))
+                .count()
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while records() < 5 {
+        assert!(std::time::Instant::now() < deadline, "no records");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) only signals the child this test started and still waits for.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    child.wait().unwrap()
 }
 
 fn json(dir: &Path, extra: &[&str]) -> Value {
@@ -57,14 +80,31 @@ fn status_tells_done_under_way_stalled_and_not_started_shards() {
     assert_eq!(s["under_way"][0]["shard"], 4);
     assert_eq!(s["not_started"], serde_json::json!([5, 6, 7, 8]));
     assert_eq!(s["stalled"], serde_json::json!([]));
-    assert_eq!(s["array"], "5-8");
+    // Nobody holds shard 4's checkpoint: its run stopped, and it is submitted again.
+    assert_eq!(s["stopped"], serde_json::json!([4]));
+    assert_eq!(s["array"], "4-8");
     // Three shards of eight dealt by price: near 3/8 of the work, and shard 4's records more.
     let share = s["share_done"].as_f64().unwrap();
     assert!((0.3..0.5).contains(&share), "{share}");
     assert!(s["cpu_seconds"].as_f64().unwrap() > 0.0);
     assert!(s["cpu_left_seconds"].as_f64().unwrap() > 0.0);
 
-    // A checkpoint unchanged for three hours is stalled, and submitted again.
+    // A checkpoint a process holds is a run going on (flock(1) takes the lock a run takes);
+    // unchanged for three hours it is stalled, and submitted again.
+    let mut holder = std::process::Command::new("flock")
+        .arg(dir.path().join("shard-4.ckpt"))
+        .args(["sleep", "120"])
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while json(dir.path(), &[])["stopped"] != serde_json::json!([]) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lock is never seen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(json(dir.path(), &[])["array"], "5-8");
     let status = std::process::Command::new("touch")
         .args(["-d", "3 hours ago"])
         .arg(dir.path().join("shard-4.ckpt"))
@@ -78,6 +118,8 @@ fn status_tells_done_under_way_stalled_and_not_started_shards() {
         json(dir.path(), &["--stalled", "86400"])["stalled"],
         serde_json::json!([])
     );
+    holder.kill().unwrap();
+    holder.wait().unwrap();
 
     // The text fits 80 columns (but the command, one line to copy) and gives the command that
     // submits the rest again, with the folder by its full path and the script the folder's
@@ -122,18 +164,11 @@ fn status_of_an_empty_folder_says_so() {
 fn the_cpu_left_is_not_guessed_from_runs_that_have_not_recorded_their_time() {
     let dir = tempfile::tempdir().unwrap();
     // Killed outright after 5 subproblems: their records are there, no time line.
-    let script = format!(
-        "NQUEENS_TEST_HOLD_AFTER=5 '{}' count 17 --shard 2/4 -j 1 -q --checkpoint '{}' -o '{}' \
-         & pid=$!; sleep 1; kill -KILL $pid; wait $pid",
-        binary().display(),
-        dir.path().join("shard-2.ckpt").display(),
-        dir.path().join("shard-2.json").display()
+    let status = held_then(dir.path(), 2, libc::SIGKILL);
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
     );
-    let out = std::process::Command::new("sh")
-        .args(["-c", &script])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(137), "{out:?}");
     let s = json(dir.path(), &[]);
     assert!(s["share_done"].as_f64().unwrap() > 0.0, "{s}");
     assert_eq!(s["cpu_seconds"], 0.0);
@@ -142,4 +177,106 @@ fn the_cpu_left_is_not_guessed_from_runs_that_have_not_recorded_their_time() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     let left = text.lines().find(|l| l.starts_with("left ")).unwrap();
     assert!(!left.contains("of CPU"), "{text}");
+}
+
+/// Shards of one board by both decompositions in one folder: a status each, each resubmit line
+/// naming its DECOMPOSITION.
+#[test]
+fn status_of_both_decompositions_in_one_folder_gives_each() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, decomposition) in [("shard-1", "whole"), ("turn-1", "quarter-turn")] {
+        nqueens()
+            .args(["count", "16", "--shard", "1/3", "-q", "-o"])
+            .arg(dir.path().join(format!("{name}.json")))
+            .args(["--decomposition", decomposition])
+            .assert()
+            .success();
+    }
+    let out = nqueens()
+        .args(["status", "--json"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.get_output().stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let mut seen: Vec<&str> = lines
+        .iter()
+        .map(|s| s["decomposition"].as_str().unwrap())
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(seen, ["quarter-turn", "whole"]);
+    for s in &lines {
+        assert_eq!(
+            (s["done"].clone(), s["array"].clone()),
+            (serde_json::json!([1]), "2-3".into())
+        );
+        assert_eq!(s["problems"], serde_json::json!([]), "{s}");
+        let again = s["resubmit"].as_str().unwrap();
+        assert!(
+            again.contains(&format!(
+                "DECOMPOSITION={} ",
+                s["decomposition"].as_str().unwrap()
+            )),
+            "{again}"
+        );
+    }
+}
+
+/// Files that are all damaged are said to be so, not absent; --json gives an error object.
+#[test]
+fn status_of_damaged_files_says_what_is_wrong_and_json_gets_an_error_object() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 1..=3 {
+        std::fs::write(dir.path().join(format!("shard-{i}.json")), "{\"total\": 1").unwrap();
+    }
+    let out = nqueens()
+        .args(["status", "--json"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let out = out.get_output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: none of the 3 shard files in ")
+            && stderr.contains("shard-1.json: not a shard result with an intact checksum"),
+        "{stderr}"
+    );
+    let error: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("none of the 3"),
+        "{error}"
+    );
+}
+
+/// A checkpoint just made, whose header its run has not written yet, is waited for a moment,
+/// not taken for no checkpoint at all.
+#[test]
+fn status_waits_for_a_checkpoint_just_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("shard-1.ckpt");
+    std::fs::write(&ckpt, "").unwrap();
+    let (ckpt_path, json_path) = (ckpt.clone(), dir.path().join("shard-1.json"));
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        nqueens()
+            .args(["count", "12", "--shard", "1/2", "-q", "--checkpoint"])
+            .arg(&ckpt_path)
+            .arg("-o")
+            .arg(&json_path)
+            .assert()
+            .success();
+    });
+    let s = json(dir.path(), &[]);
+    assert_eq!(
+        (s["n"].clone(), s["shards"].clone()),
+        (12.into(), 2.into()),
+        "{s}"
+    );
+    writer.join().unwrap();
 }

@@ -272,6 +272,19 @@ pub(crate) fn read_unlocked(path: &Path, identity: &Identity) -> Result<Saved, E
     parse(&bytes, identity).map_err(|e| e.at(path))
 }
 
+/// Whether a run writes the checkpoint at `path` now: it holds the file's lock (`Some(true)`),
+/// or nobody does, so the run that wrote it has stopped (`Some(false)`); `None` where the file
+/// system cannot say (no locks). Asked with a shared lock held for a moment and dropped, which
+/// a run starting then waits out ([`Writer::open`]).
+pub(crate) fn in_use(path: &Path) -> Option<bool> {
+    let file = File::open(path).ok()?;
+    match file.try_lock_shared() {
+        Ok(()) => Some(false),
+        Err(fs::TryLockError::WouldBlock) => Some(true),
+        Err(fs::TryLockError::Error(_)) => None,
+    }
+}
+
 fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
     if !bytes.starts_with(MAGIC.as_bytes()) {
         return Err(Problem::NotACheckpoint);
@@ -561,7 +574,17 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Takes the exclusive lock of the open checkpoint `file` (held until it is closed), or says who
 /// holds it.
 fn lock_file(file: &File, path: &Path) -> Result<(), Error> {
-    match file.try_lock() {
+    // `nqueens status` holds a shared lock for a moment to see whether a run writes the file
+    // ([`in_use`]): a run that starts then waits that moment out, not a second copy of itself.
+    let mut tried = file.try_lock();
+    for _ in 0..20 {
+        if !matches!(tried, Err(fs::TryLockError::WouldBlock)) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        tried = file.try_lock();
+    }
+    match tried {
         Ok(()) => Ok(()),
         Err(fs::TryLockError::WouldBlock) => Err(Error::Locked {
             path: path.to_path_buf(),

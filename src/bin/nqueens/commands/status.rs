@@ -3,20 +3,36 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use nqueens::cluster::{status, Status};
+use nqueens::cluster::{statuses, Status};
 
 use crate::error::Error;
 use crate::exit::Exit;
 
 /// Reads the campaign in `dirs` and prints its status.
 pub fn run(dirs: &[PathBuf], json: bool, stalled: Duration, threads: usize) -> Result<Exit, Error> {
-    let s = status(dirs, threads, stalled)?;
-    let text = if json {
-        to_json(&s, dirs) + "\n"
-    } else {
-        report(&s, dirs)
+    let all = match statuses(dirs, threads, stalled) {
+        Ok(all) => all,
+        Err(e) => {
+            if json {
+                // A program reading the JSON gets an object either way.
+                let error = serde_json::json!({ "error": e.to_string() });
+                crate::streams::print(error.to_string() + "\n")?;
+            }
+            return Err(e.into());
+        }
     };
-    crate::streams::print(text)?;
+    let text: Vec<String> = all
+        .iter()
+        .map(|s| {
+            if json {
+                to_json(s, dirs) + "\n"
+            } else {
+                report(s, dirs)
+            }
+        })
+        .collect();
+    // Two decompositions of one board in one folder: a status each, apart.
+    crate::streams::print(text.join(if json { "" } else { "\n" }))?;
     Ok(Exit::Success)
 }
 
@@ -47,8 +63,11 @@ fn resubmit(s: &Status, dirs: &[PathBuf]) -> Option<String> {
                 Some(line["SCRIPT=".len()..].to_string())
             })
             .unwrap_or_else(|| "count.sbatch".to_string());
+        let decomposition = s
+            .decomposition
+            .map_or_else(String::new, |d| format!(" DECOMPOSITION={d}"));
         format!(
-            "ARRAY={array} N={} SHARDS={} DIR={} bash {}",
+            "ARRAY={array} N={} SHARDS={}{decomposition} DIR={} bash {}",
             s.n,
             s.shards,
             quoted(&dir.to_string_lossy()),
@@ -89,9 +108,11 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
     let under: Vec<u32> = s.under_way.iter().map(|&(i, _)| i).collect();
     let mut lines = vec![
         format!(
-            "n = {}, {} engine, {} shards: {:.2}% of the work done (by its prices)",
+            "n = {}, {} engine{}, {} shards: {:.2}% of the work done (by its prices)",
             s.n,
             s.engine,
+            s.decomposition
+                .map_or_else(String::new, |d| format!(" ({d})")),
             s.shards,
             100.0 * s.share
         ),
@@ -102,6 +123,7 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
             s.not_started.len(),
             listed(&s.not_started)
         ),
+        format!("stopped     {:>7}  {}", s.stopped.len(), listed(&s.stopped)),
         format!("stalled     {:>7}  {}", s.stalled.len(), listed(&s.stalled)),
         // A run under way records its CPU time when it stops.
         format!(
@@ -127,7 +149,7 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
     if let Some(again) = resubmit(s, dirs) {
         // The files cannot show what waits in the queue: resubmit what is not there.
         lines.push(format!(
-            "submit again what is not queued (not started or stalled):\n{again}"
+            "submit again what is not queued (not started, stopped or stalled):\n{again}"
         ));
     }
     for problem in s.problems.iter().take(5) {
@@ -147,6 +169,8 @@ fn to_json(s: &Status, dirs: &[PathBuf]) -> String {
         "under_way": s.under_way.iter().map(|&(i, share)| serde_json::json!({"shard": i, "share_done": share})).collect::<Vec<_>>(),
         "not_started": s.not_started,
         "stalled": s.stalled,
+        "stopped": s.stopped,
+        "decomposition": s.decomposition.map(|d| d.name()),
         "cpu_seconds": s.cpu_seconds,
         "cpu_left_seconds": s.cpu_left_seconds(),
         "wall_left_seconds": s.wall_left_seconds(),
