@@ -192,3 +192,64 @@ fn the_design_document_is_for_a_newcomer() {
         "commits, machines or dates in design.md: {dated:?}"
     );
 }
+
+/// campaign.md's section 7, run as written in a fresh folder with this build on the PATH: each
+/// command succeeds or fails as shown, and prints the lines shown, times aside.
+#[test]
+fn campaign_section_7_runs_as_written() {
+    let guide = std::fs::read_to_string(root().join("docs/campaign.md")).unwrap();
+    let section = &guide[guide.find("## 7.").expect("a section 7")..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let block = section
+        .split("```console\n")
+        .find(|b| b.starts_with("$ mkdir"))
+        .expect("a console block that begins with mkdir");
+    let block = &block[..block.find("```").unwrap()];
+    // Times vary from run to run: every decimal number is compared as its shape.
+    let decimals = |line: &str| {
+        let mut out = String::new();
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut number = c.to_string();
+                while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit() || **d == '.') {
+                    number.push(d);
+                    chars.next();
+                }
+                out += if number.contains('.') { "#.#" } else { &number };
+            } else {
+                out.push(c);
+            }
+        }
+        out.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bin = crate::util::binary();
+    let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut commands: Vec<(String, Vec<String>)> = Vec::new();
+    for line in block.lines() {
+        match line.strip_prefix("$ ") {
+            Some(command) => commands.push((command.to_string(), Vec::new())),
+            None => commands.last_mut().unwrap().1.push(decimals(line)),
+        }
+    }
+    for (command, shown) in commands {
+        let out = std::process::Command::new("bash")
+            .args(["-c", &command])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        let printed: Vec<String> = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .chain(String::from_utf8_lossy(&out.stdout).lines())
+            .map(decimals)
+            .collect();
+        let fails = shown.iter().any(|l| l.starts_with("error: "));
+        assert_eq!(out.status.success(), !fails, "{command}: {printed:?}");
+        assert_eq!(printed, shown, "{command}");
+    }
+}

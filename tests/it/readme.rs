@@ -68,7 +68,7 @@ fn the_readme_library_example_builds_with_the_line_it_gives() {
     let dir = tempfile::tempdir().unwrap();
     // The README's `../nqueens` is the clone beside the project: here, this checkout.
     let project = dir.path().join("app");
-    cargo(dir.path(), &["new", "--lib", "--quiet", "app"]);
+    cargo(dir.path(), &["new", "--bin", "--quiet", "app"]);
     let args: Vec<String> = line
         .split_whitespace()
         .map(|a| a.replace("../nqueens", &root().display().to_string()))
@@ -77,12 +77,7 @@ fn the_readme_library_example_builds_with_the_line_it_gives() {
         .chain(args.iter().map(String::as_str))
         .collect();
     cargo(&project, &args);
-    std::fs::write(
-        project.join("src/lib.rs"),
-        format!(
-            "#[test]\nfn example() -> Result<(), Box<dyn std::error::Error>> {{\n{example}Ok(())\n}}\n"
-        ),
-    )
-    .unwrap();
-    cargo(&project, &["test", "--quiet"]);
+    // The example is a whole program, as written: it builds and runs.
+    std::fs::write(project.join("src/main.rs"), &example).unwrap();
+    cargo(&project, &["run", "--quiet"]);
 }

@@ -803,17 +803,19 @@ fn gnu_parallel_runs_the_shards_and_merge_sums_them() {
 const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
 set -euo pipefail
 echo "$*" >> "$SBATCH_LOG"
-array= wrap= script= output=/dev/null
+array= wrap= script= output=/dev/null truncate=
 for arg in "$@"; do
   case "$arg" in
     --array=*) array=${arg#--array=} ;;
     --output=*) output=${arg#--output=} ;;
+    --open-mode=truncate) truncate=1 ;;
     --wrap) wrap=next ;;
     --*) ;;
     *) if [[ $wrap == next ]]; then wrap=$arg; else script=$arg; fi ;;
   esac
 done
 # A job's failure is in its log, not in sbatch's exit status.
+if [[ -n $truncate ]]; then : > "$output"; fi
 if [[ -n $wrap ]]; then SLURM_JOB_ID=2 sh -c "$wrap" >> "$output" 2>&1 || true; exit; fi
 array=${array%%\%*}
 ids=()
@@ -950,7 +952,7 @@ fn the_slurm_example_counts_and_merges_with_the_options_given() {
         "--partition=debug",
         "--account=proj",
         "--qos=low",
-        "--open-mode=append",
+        "--open-mode=truncate",
     ] {
         assert!(calls[1].contains(option), "{option} not in {}", calls[1]);
     }
@@ -1031,6 +1033,10 @@ fn the_slurm_example_resubmits_one_index_as_that_shard_and_never_leaves_a_stale_
         (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
         ("2680", "yes")
     );
+    // The merge's log is the last merge's: the failed one's error is gone.
+    let log = fs::read_to_string(run.join("merge.log")).unwrap();
+    assert!(!log.contains("cannot merge"), "{log}");
+    assert!(log.contains("merged 3 shards of n = 11"), "{log}");
 }
 
 #[test]
