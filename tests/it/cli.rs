@@ -808,3 +808,33 @@ fn a_manual_page_on_a_terminal_is_formatted() {
         );
     }
 }
+
+/// An estimate timed while other processes take the machine's CPU says so, as bench does.
+#[test]
+fn an_estimate_on_a_busy_machine_warns() {
+    let cores = num_cpus::get().max(1);
+    let mut load: Vec<std::process::Child> = (0..cores)
+        .map(|_| {
+            std::process::Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let out = nqueens()
+        .args(["estimate", "18", "--seconds", "1", "-j", "1", "-q"])
+        .output()
+        .unwrap();
+    for child in &mut load {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: other processes took ")
+            && stderr.contains("of the machine's CPU while the draws were timed"),
+        "{stderr}"
+    );
+}

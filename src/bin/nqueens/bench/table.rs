@@ -75,6 +75,15 @@ const BUSY_SHARE: f64 = 0.05;
 /// reading of the others' time may be off by a tick per core and one more.
 const TICK: f64 = 0.01;
 
+/// The share of the machine's CPU time (`cores` × `wall` seconds) that other processes took,
+/// `others` CPU-seconds read in `readings` pairs of marks, when it is over [`BUSY_SHARE`] beyond
+/// what the clock ticks can tell; `None` when it is not.
+pub fn busy_share(others: f64, cores: f64, wall: f64, readings: usize) -> Option<f64> {
+    let capacity = cores * wall;
+    let unsure = readings as f64 * (cores + 1.0) * TICK;
+    (others > BUSY_SHARE * capacity + unsure).then(|| others / capacity.max(f64::MIN_POSITIVE))
+}
+
 /// A warning when other processes took more than [`BUSY_SHARE`] of the machine's CPU time
 /// during the timed runs of some thread counts: those runs shared the cores, and their times
 /// (and the speedup and efficiency from them) are not this machine's.
@@ -85,10 +94,9 @@ pub fn busy_warning(bench: &Bench) -> Option<String> {
         .iter()
         .filter_map(|row| {
             let others = row.others_cpu_seconds?;
-            let capacity = cores * row.times_seconds.iter().sum::<f64>();
-            let share = others / capacity.max(f64::MIN_POSITIVE);
-            let unsure = row.times_seconds.len() as f64 * (cores + 1.0) * TICK;
-            (others > BUSY_SHARE * capacity + unsure).then(|| {
+            let wall = row.times_seconds.iter().sum::<f64>();
+            let share = busy_share(others, cores, wall, row.times_seconds.len())?;
+            Some(share).map(|share| {
                 format!(
                     "{:.0}% during the {}-thread runs ({others:.1} CPU-seconds)",
                     100.0 * share,

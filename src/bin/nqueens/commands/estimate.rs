@@ -76,6 +76,8 @@ pub fn run(
         let latest = lock(&shown).estimate.clone();
         reading(latest.as_ref(), start.elapsed(), sampling.seconds)
     });
+    // What other processes take while the draws are timed slows them: said, as bench says it.
+    let mark = crate::bench::machine::CpuMark::now();
     let e = estimate_watched(n, options, sampling, seed, &|e| {
         let mut latest = lock(&latest);
         latest.began.get_or_insert_with(Instant::now);
@@ -84,8 +86,21 @@ pub fn run(
     if let Some(ticker) = ticker {
         ticker.stop();
     }
+    let e = e?;
+    let cores = num_cpus::get().max(1) as f64;
+    let others = mark.and_then(|m| m.others_since());
+    if let Some(share) = others
+        .and_then(|o| crate::bench::table::busy_share(o, cores, start.elapsed().as_secs_f64(), 1))
+    {
+        progress::clear();
+        note(&format!(
+            "warning: other processes took {:.0}% of the machine's CPU while the draws were \
+             timed: the estimate is slower than this machine is idle; estimate on an idle machine",
+            100.0 * share
+        ));
+    }
     let mut latest = lock(&latest);
-    crate::streams::print(output.render(&e?, threads))?;
+    crate::streams::print(output.render(&e, threads))?;
     latest.reported = true;
     Ok(Exit::Success)
 }
