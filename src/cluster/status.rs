@@ -1,11 +1,11 @@
-//! A campaign at a glance, from its folders: which shards are done, under way or not started,
-//! the share of the work done by the plan's prices (counting what each checkpoint holds), the
-//! CPU spent, what is left, and the shards that seem stalled.
+//! A campaign at a glance, from its folders: which shards are done, under way, stopped or not
+//! started, the share of the work done by the plan's prices (counting what each checkpoint
+//! holds), the CPU spent, what is left, and the shards that seem stalled.
 //!
 //! It reads the folders as `examples/slurm/count.sbatch` lays them out (`shard-I.json` when shard
 //! I is done, `shard-I.ckpt` while it runs), or any `.json` shard results and `.ckpt`
-//! checkpoints of one run. It never takes a checkpoint's lock, so it can look while the shards
-//! run, and it never writes.
+//! checkpoints of one run. It holds no checkpoint's lock but a shared one for a moment, to tell a
+//! running shard from a stopped one, and it never writes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -406,7 +406,10 @@ fn estimates_show_their_draws_as_they_come() {
         stdout.starts_with("n = 15, join engine") && !stdout.contains("progress"),
         "{stdout}"
     );
-    let lines: Vec<&str> = stderr.lines().collect();
+    // Other tests running beside this one may load the machine: the warning that says so is
+    // no progress line.
+    let busy = |l: &&str| !l.starts_with("warning: other processes took ");
+    let lines: Vec<&str> = stderr.lines().filter(busy).collect();
     assert!(lines.len() >= 2, "{stderr}");
     assert!(
         lines
@@ -430,7 +433,8 @@ fn estimates_show_their_draws_as_they_come() {
         .args(["estimate", "12", "-j", "1", "--seconds", "0.1", "-q"])
         .assert()
         .success();
-    assert!(quiet.get_output().stderr.is_empty());
+    let said = String::from_utf8_lossy(&quiet.get_output().stderr).to_string();
+    assert_eq!(said.lines().filter(busy).count(), 0, "{said}");
 }
 
 /// Stopped by SIGINT or SIGTERM, an estimate (n ≥ 29 draws for minutes) reports what the draws
