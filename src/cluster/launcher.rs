@@ -1,5 +1,5 @@
-//! Launcher detection: which shard a Slurm job array, Open MPI, MPICH (PMI) or srun says this
-//! process is (`--shard auto`).
+//! Launcher detection: which shard a job array (Slurm, Grid Engine, LSF, PBS, AWS Batch), a
+//! Kubernetes Indexed Job, Open MPI, MPICH (PMI) or srun says this process is (`--shard auto`).
 
 use std::fmt;
 
@@ -9,11 +9,23 @@ impl Shard {
     /// The shard the launcher that started this process says it is, read through `var`
     /// (`|name| std::env::var(name).ok()` for the real environment).
     ///
-    /// Looked for in this order: a Slurm job array (`SLURM_ARRAY_TASK_ID` with
-    /// `SLURM_ARRAY_TASK_MIN`/`_MAX`/`_STEP` or `_COUNT`; the array may start at 0 or 1 and have
-    /// a step), Open MPI (`OMPI_COMM_WORLD_RANK`/`_SIZE`), MPICH and other PMI launchers
-    /// (`PMI_RANK`/`PMI_SIZE`), then `srun` (`SLURM_PROCID`/`SLURM_NTASKS`). MPI comes before
-    /// `srun` because `mpirun` inside a Slurm job inherits the job's `SLURM_*` variables.
+    /// Looked for in this order, job arrays first (a task of an array is one shard, whatever
+    /// runs inside it):
+    /// - a Slurm job array: `SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_MIN`/`_MAX`/`_STEP` or
+    ///   `_COUNT` (the array may start at 0 or 1 and have a step);
+    /// - a Grid Engine array (`qsub -t`): `SGE_TASK_ID` with `SGE_TASK_FIRST`/`_LAST`/`_STEPSIZE`
+    ///   (a job that is no array has `SGE_TASK_ID=undefined`);
+    /// - an LSF array (`bsub -J "name[1-K]"`): `LSB_JOBINDEX` with `LSB_JOBINDEX_END` and
+    ///   `LSB_JOBINDEX_STEP`; LSF gives no first index, so the array must start at 1 (a job that
+    ///   is no array has `LSB_JOBINDEX=0`);
+    /// - a PBS Pro or OpenPBS array (`qsub -J 1-K`): `PBS_ARRAY_INDEX`, from 1, and K from
+    ///   `NQUEENS_SHARDS` (PBS does not give the array's size);
+    /// - an AWS Batch array: `AWS_BATCH_JOB_ARRAY_INDEX`, from 0, and `AWS_BATCH_JOB_ARRAY_SIZE`;
+    /// - a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX`, from 0, and K from `NQUEENS_SHARDS`
+    ///   (the job's `completions`, which the pod is not told: its manifest sets it);
+    /// - Open MPI (`OMPI_COMM_WORLD_RANK`/`_SIZE`), MPICH and other PMI launchers
+    ///   (`PMI_RANK`/`PMI_SIZE`), then `srun` (`SLURM_PROCID`/`SLURM_NTASKS`). MPI comes before
+    ///   `srun` because `mpirun` inside a Slurm job inherits the job's `SLURM_*` variables.
     pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<(Shard, Launcher), Error> {
         let number = |name: &'static str| -> Result<Option<i64>, Error> {
             var(name)
@@ -50,6 +62,52 @@ impl Shard {
         };
         if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
             return slurm_array(id, number).map(|s| (s, Launcher::SlurmArray));
+        }
+        // K where the launcher gives only the index.
+        let given = |launcher: Launcher, variable: &'static str, index: i64| {
+            number("NQUEENS_SHARDS")?.ok_or(Error::NoCount {
+                launcher: launcher.name(),
+                variable,
+                index,
+            })
+        };
+        // Grid Engine sets SGE_TASK_ID=undefined in a job that is no array.
+        if var("SGE_TASK_ID").is_some_and(|v| v.trim() != "undefined") {
+            let launcher = Launcher::GridEngine;
+            let first = number("SGE_TASK_FIRST")?.ok_or(Error::Missing {
+                set: "SGE_TASK_ID",
+                missing: "SGE_TASK_FIRST",
+            })?;
+            let last = number("SGE_TASK_LAST")?.ok_or(Error::Missing {
+                set: "SGE_TASK_ID",
+                missing: "SGE_TASK_LAST",
+            })?;
+            let step = number("SGE_TASK_STEPSIZE")?.unwrap_or(1);
+            let index = number("SGE_TASK_ID")?.unwrap_or_default();
+            return stepped(launcher, index, first, last, step).map(|s| (s, launcher));
+        }
+        // LSF sets LSB_JOBINDEX=0 in a job that is no array.
+        if let Some(index) = number("LSB_JOBINDEX")?.filter(|&i| i != 0) {
+            let launcher = Launcher::Lsf;
+            let last = number("LSB_JOBINDEX_END")?.ok_or(Error::Missing {
+                set: "LSB_JOBINDEX",
+                missing: "LSB_JOBINDEX_END",
+            })?;
+            let step = number("LSB_JOBINDEX_STEP")?.unwrap_or(1);
+            return stepped(launcher, index, 1, last, step).map(|s| (s, launcher));
+        }
+        if let Some(index) = number("PBS_ARRAY_INDEX")? {
+            let launcher = Launcher::Pbs;
+            let count = given(launcher, "PBS_ARRAY_INDEX", index)?;
+            return stepped(launcher, index, 1, count, 1).map(|s| (s, launcher));
+        }
+        if let Some(p) = pair("AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE")? {
+            return zero_based(Launcher::AwsBatch, p);
+        }
+        if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+            let launcher = Launcher::Kubernetes;
+            let count = given(launcher, "JOB_COMPLETION_INDEX", index)?;
+            return zero_based(launcher, (index, count));
         }
         if let Some(p) = pair("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE")? {
             return zero_based(Launcher::OpenMpi, p);
@@ -127,11 +185,44 @@ fn slurm_array(
     })
 }
 
+/// Shard `(index - first) / step + 1` of an array `first-last:step` of `launcher`: its position,
+/// so that an array from 0, from 1 or with a step gives shards 1 to K alike.
+fn stepped(
+    launcher: Launcher,
+    index: i64,
+    first: i64,
+    last: i64,
+    step: i64,
+) -> Result<Shard, Error> {
+    let out_of_range = Error::Stepped {
+        launcher: launcher.name(),
+        id: index,
+        first,
+        last,
+        step,
+    };
+    if step <= 0 || last < first || index < first || index > last || (index - first) % step != 0 {
+        return Err(out_of_range);
+    }
+    Shard::checked((index - first) / step + 1, (last - first) / step + 1).map_err(|_| out_of_range)
+}
+
 /// Who started this process, as [`Shard::from_env`] found it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Launcher {
     /// A Slurm job array (`sbatch --array`).
     SlurmArray,
+    /// A Grid Engine array job (`qsub -t`).
+    GridEngine,
+    /// An LSF job array (`bsub -J "name[1-K]"`).
+    Lsf,
+    /// A PBS Pro or OpenPBS array job (`qsub -J`).
+    Pbs,
+    /// An AWS Batch array job.
+    AwsBatch,
+    /// A Kubernetes Indexed Job.
+    Kubernetes,
     /// Open MPI's `mpirun`.
     OpenMpi,
     /// MPICH's `mpiexec` or another PMI launcher.
@@ -145,6 +236,11 @@ impl Launcher {
     pub fn name(self) -> &'static str {
         match self {
             Launcher::SlurmArray => "the Slurm job array",
+            Launcher::GridEngine => "the Grid Engine array",
+            Launcher::Lsf => "the LSF array",
+            Launcher::Pbs => "the PBS array",
+            Launcher::AwsBatch => "the AWS Batch array",
+            Launcher::Kubernetes => "the Kubernetes Indexed Job",
             Launcher::OpenMpi => "Open MPI",
             Launcher::Pmi => "PMI (MPICH)",
             Launcher::Srun => "srun",
@@ -266,5 +362,135 @@ mod tests {
         assert!(err(&[("SLURM_NTASKS", "4")]).contains("SLURM_NTASKS is set but SLURM_PROCID"));
         assert!(err(&[("PMI_RANK", "4"), ("PMI_SIZE", "4")]).contains("rank 4 of 4"));
         assert!(err(&[]).contains("no launcher found"));
+    }
+
+    /// Each scheduler's array by its own variables, with its own base and step: no shard
+    /// dropped or counted twice between 0- and 1-based indices.
+    #[test]
+    fn every_scheduler_s_array_gives_shards_1_to_k() {
+        let from = |vars: &[(&str, &str)]| Shard::from_env(env(vars));
+        // Grid Engine: qsub -t 1-8, qsub -t 0-14:2.
+        let sge = |id, first, last, step| {
+            from(&[
+                ("SGE_TASK_ID", id),
+                ("SGE_TASK_FIRST", first),
+                ("SGE_TASK_LAST", last),
+                ("SGE_TASK_STEPSIZE", step),
+            ])
+        };
+        assert_eq!(
+            sge("1", "1", "8", "1"),
+            Ok((shard(1, 8), Launcher::GridEngine))
+        );
+        assert_eq!(
+            sge("8", "1", "8", "1"),
+            Ok((shard(8, 8), Launcher::GridEngine))
+        );
+        assert_eq!(
+            sge("0", "0", "14", "2"),
+            Ok((shard(1, 8), Launcher::GridEngine))
+        );
+        assert_eq!(
+            sge("14", "0", "14", "2"),
+            Ok((shard(8, 8), Launcher::GridEngine))
+        );
+        let off_step = sge("4", "1", "8", "2").unwrap_err().to_string();
+        assert!(
+            off_step.contains("task 4 is not in the array 1-8:2"),
+            "{off_step}"
+        );
+        let no_last = from(&[("SGE_TASK_ID", "2"), ("SGE_TASK_FIRST", "1")]).unwrap_err();
+        assert!(no_last
+            .to_string()
+            .contains("SGE_TASK_ID is set but SGE_TASK_LAST is not"));
+        // LSF: bsub -J "q[1-8]" and "q[1-15:2]".
+        let lsf = |id, end, step| {
+            from(&[
+                ("LSB_JOBINDEX", id),
+                ("LSB_JOBINDEX_END", end),
+                ("LSB_JOBINDEX_STEP", step),
+            ])
+        };
+        assert_eq!(lsf("1", "8", "1"), Ok((shard(1, 8), Launcher::Lsf)));
+        assert_eq!(lsf("15", "15", "2"), Ok((shard(8, 8), Launcher::Lsf)));
+        // PBS: qsub -J 1-8, K from NQUEENS_SHARDS.
+        assert_eq!(
+            from(&[("PBS_ARRAY_INDEX", "8"), ("NQUEENS_SHARDS", "8")]),
+            Ok((shard(8, 8), Launcher::Pbs))
+        );
+        let pbs = from(&[("PBS_ARRAY_INDEX", "3")]).unwrap_err().to_string();
+        assert!(
+            pbs.contains("PBS_ARRAY_INDEX") && pbs.contains("set NQUEENS_SHARDS to K"),
+            "{pbs}"
+        );
+        let too_far = from(&[("PBS_ARRAY_INDEX", "9"), ("NQUEENS_SHARDS", "8")]).unwrap_err();
+        assert!(too_far
+            .to_string()
+            .contains("task 9 is not in the array 1-8:1"));
+        // AWS Batch, from 0.
+        assert_eq!(
+            from(&[
+                ("AWS_BATCH_JOB_ARRAY_INDEX", "0"),
+                ("AWS_BATCH_JOB_ARRAY_SIZE", "8")
+            ]),
+            Ok((shard(1, 8), Launcher::AwsBatch))
+        );
+        assert_eq!(
+            from(&[
+                ("AWS_BATCH_JOB_ARRAY_INDEX", "7"),
+                ("AWS_BATCH_JOB_ARRAY_SIZE", "8")
+            ]),
+            Ok((shard(8, 8), Launcher::AwsBatch))
+        );
+        // Kubernetes Indexed Job, from 0, K from the manifest's NQUEENS_SHARDS.
+        assert_eq!(
+            from(&[("JOB_COMPLETION_INDEX", "7"), ("NQUEENS_SHARDS", "8")]),
+            Ok((shard(8, 8), Launcher::Kubernetes))
+        );
+        let k8s = from(&[("JOB_COMPLETION_INDEX", "0")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            k8s.contains("JOB_COMPLETION_INDEX") && k8s.contains("NQUEENS_SHARDS"),
+            "{k8s}"
+        );
+    }
+
+    /// Variables left by an outer launcher do not mislead: Grid Engine's and LSF's marks of a
+    /// job that is no array are passed over, and an array task is one shard whatever runs in it.
+    #[test]
+    fn leftover_variables_do_not_mislead() {
+        let from = |vars: &[(&str, &str)]| Shard::from_env(env(vars));
+        // mpirun in a Grid Engine or LSF job that is no array: the MPI rank.
+        assert_eq!(
+            from(&[
+                ("SGE_TASK_ID", "undefined"),
+                ("LSB_JOBINDEX", "0"),
+                ("OMPI_COMM_WORLD_RANK", "2"),
+                ("OMPI_COMM_WORLD_SIZE", "4"),
+            ]),
+            Ok((shard(3, 4), Launcher::OpenMpi))
+        );
+        // A Slurm array task started from a shell that had a Kubernetes index: Slurm's.
+        assert_eq!(
+            from(&[
+                ("SLURM_ARRAY_TASK_ID", "2"),
+                ("SLURM_ARRAY_TASK_MIN", "1"),
+                ("SLURM_ARRAY_TASK_MAX", "4"),
+                ("JOB_COMPLETION_INDEX", "0"),
+                ("NQUEENS_SHARDS", "8"),
+            ]),
+            Ok((shard(2, 4), Launcher::SlurmArray))
+        );
+        // srun inside a Grid Engine job that is no array: srun's task.
+        assert_eq!(
+            from(&[
+                ("SGE_TASK_ID", "undefined"),
+                ("SLURM_PROCID", "1"),
+                ("SLURM_NTASKS", "2"),
+                ("SLURM_STEP_ID", "0"),
+            ]),
+            Ok((shard(2, 2), Launcher::Srun))
+        );
     }
 }

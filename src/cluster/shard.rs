@@ -90,11 +90,43 @@ pub enum Error {
     },
     /// `--shard auto` outside any known launcher.
     #[error(
-        "no launcher found: none of SLURM_ARRAY_TASK_ID (Slurm job array), \
-         OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH), SLURM_PROCID (srun) is set; \
+        "no launcher found: none of SLURM_ARRAY_TASK_ID (Slurm job array), SGE_TASK_ID (Grid \
+         Engine array), LSB_JOBINDEX (LSF array), PBS_ARRAY_INDEX (PBS array), \
+         AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array), JOB_COMPLETION_INDEX (Kubernetes Indexed \
+         Job), OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH), SLURM_PROCID (srun) is set; \
          give the shard as I/K instead"
     )]
     NoLauncher,
+    /// A launcher that names this task's index but not how many tasks there are.
+    #[error(
+        "{launcher} says this is task {index} ({variable}), but not how many tasks the array \
+         has: set NQUEENS_SHARDS to K, the array's size, or give the shard as I/K"
+    )]
+    NoCount {
+        /// The launcher's name.
+        launcher: &'static str,
+        /// The variable that names the index.
+        variable: &'static str,
+        /// Its value.
+        index: i64,
+    },
+    /// A job array (other than Slurm's) whose task is not in its range.
+    #[error(
+        "{launcher} task {id} is not in the array {first}-{last}:{step}; use an array of 1-K \
+         with step 1, or give the shard as I/K"
+    )]
+    Stepped {
+        /// The launcher's name.
+        launcher: &'static str,
+        /// The task's index.
+        id: i64,
+        /// The array's first index.
+        first: i64,
+        /// Its last index.
+        last: i64,
+        /// Its step.
+        step: i64,
+    },
     /// A launcher variable that does not parse.
     #[error("{name}={value:?} {problem}")]
     Variable {

@@ -16,7 +16,7 @@ use tempfile::TempDir;
 use crate::util::nqueens;
 
 /// Every variable `--shard auto` looks at, cleared so the test's own environment cannot leak in.
-pub(crate) const LAUNCHER_VARS: [&str; 14] = [
+pub(crate) const LAUNCHER_VARS: [&str; 25] = [
     "SLURM_STEP_ID",
     "SLURM_STEPID",
     "SLURM_CPUS_PER_TASK",
@@ -31,6 +31,17 @@ pub(crate) const LAUNCHER_VARS: [&str; 14] = [
     "OMPI_COMM_WORLD_SIZE",
     "PMI_RANK",
     "PMI_SIZE",
+    "SGE_TASK_ID",
+    "SGE_TASK_FIRST",
+    "SGE_TASK_LAST",
+    "SGE_TASK_STEPSIZE",
+    "LSB_JOBINDEX",
+    "LSB_JOBINDEX_END",
+    "LSB_JOBINDEX_STEP",
+    "PBS_ARRAY_INDEX",
+    "AWS_BATCH_JOB_ARRAY_INDEX",
+    "AWS_BATCH_JOB_ARRAY_SIZE",
+    "JOB_COMPLETION_INDEX",
 ];
 
 /// Runs `count n --shard i/k` for every i, each into `dir/s<i>.json`, and returns the files.
@@ -1587,4 +1598,62 @@ fn a_checkpoint_given_to_merge_is_called_one() {
         &[ckpt],
         &["shard-1.ckpt is a checkpoint, not a shard result"],
     );
+}
+
+/// The Kubernetes example: each pod of the Indexed Job runs the manifest's command with the
+/// manifest's environment and its JOB_COMPLETION_INDEX; the K results merge to the table's count.
+/// (The board is made smaller than the manifest's, so that the test takes a second.)
+#[test]
+fn the_kubernetes_indexed_job_counts_every_shard_once() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/kubernetes/count-job.json"
+    );
+    let job: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    let spec = &job["spec"];
+    assert_eq!(spec["completionMode"], "Indexed");
+    let completions = spec["completions"].as_u64().unwrap();
+    let container = &spec["template"]["spec"]["containers"][0];
+    let env: Vec<(String, String)> = container["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().into(),
+                e["value"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert!(env.contains(&("NQUEENS_SHARDS".into(), completions.to_string())));
+    let dir = TempDir::new().unwrap();
+    let results = dir.path().display().to_string();
+    let args: Vec<String> = container["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().replace("/results", &results))
+        .map(|a| if a == "20" { "14".to_string() } else { a })
+        .collect();
+    assert_eq!(container["command"][0], "nqueens");
+    for index in 0..completions {
+        let mut pod = Process::new(crate::util::binary());
+        for var in LAUNCHER_VARS {
+            pod.env_remove(var);
+        }
+        let out = pod
+            .args(&args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let report = merged(&[dir.path().to_path_buf()]);
+    assert_eq!(report["total"], 365_596);
+    assert_eq!(report["verified"], true);
 }
