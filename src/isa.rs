@@ -4,9 +4,73 @@
 //! (`engines::join::pairs`) are each compiled more than once with `#[target_feature]`, and call
 //! the build this module names. Each answer is computed once and cached: the quadrant joins ask
 //! many times per row set, and feature checks in the hot path cost measurable instructions.
+//!
+//! `NQUEENS_ISA=portable|avx2|avx512` caps the paths at the one named (to compare them, or to
+//! measure what a machine without the faster ones gets); [`requested`] says whether this CPU
+//! has it, and the program refuses it when it does not.
+
+/// The environment variable that caps the paths.
+pub(crate) const VARIABLE: &str = "NQUEENS_ISA";
+
+/// The path `NQUEENS_ISA` names, if any: `Ok(None)` when it is not set, an error naming the
+/// problem when it names no path or one this CPU lacks.
+pub(crate) fn requested() -> Result<Option<&'static str>, String> {
+    let Ok(value) = std::env::var(VARIABLE) else {
+        return Ok(None);
+    };
+    let asked = match value.trim() {
+        "portable" => Vector::Plain,
+        "avx2" => Vector::Avx2,
+        "avx512" => Vector::Avx512,
+        other => {
+            return Err(format!(
+                "{VARIABLE}={other:?} names no instruction set: give portable, avx2 or avx512"
+            ))
+        }
+    };
+    let best = fastest();
+    if asked > best {
+        return Err(format!(
+            "{VARIABLE}={} asks for instructions this CPU lacks: it has {}",
+            value.trim(),
+            [Vector::Avx512, Vector::Avx2, Vector::Plain]
+                .into_iter()
+                .filter(|v| *v <= best)
+                .map(Vector::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(Some(asked.name()))
+}
+
+/// The most `NQUEENS_ISA` allows (every path when it is not set, or names none).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn cap() -> Vector {
+    static CAP: std::sync::OnceLock<Vector> = std::sync::OnceLock::new();
+    *CAP.get_or_init(|| match std::env::var(VARIABLE).as_deref().map(str::trim) {
+        Ok("portable") => Vector::Plain,
+        Ok("avx2") => Vector::Avx2,
+        _ => Vector::Avx512,
+    })
+}
+
+/// The fastest path this CPU has, whatever the cap.
+fn fastest() -> Vector {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if detected_avx512() {
+            return Vector::Avx512;
+        }
+        if detected_avx2() {
+            return Vector::Avx2;
+        }
+    }
+    Vector::Plain
+}
 
 /// The vector instructions of the quadrant joins and the pair counter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Vector {
     /// Neither: the portable loops.
     Plain,
@@ -17,7 +81,16 @@ pub(crate) enum Vector {
 }
 
 impl Vector {
-    /// The fastest this CPU has.
+    /// Its name in `NQUEENS_ISA`.
+    fn name(self) -> &'static str {
+        match self {
+            Vector::Plain => "portable",
+            Vector::Avx2 => "avx2",
+            Vector::Avx512 => "avx512",
+        }
+    }
+
+    /// The fastest this CPU has, within the cap.
     #[inline]
     pub(crate) fn of_this_cpu() -> Vector {
         #[cfg(target_arch = "x86_64")]
@@ -39,6 +112,13 @@ impl Vector {
 /// for it turns none away.
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn has_avx512() -> bool {
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| detected_avx512() && cap() >= Vector::Avx512)
+}
+
+/// Whether the CPU has the features of [`has_avx512`], whatever the cap.
+#[cfg(target_arch = "x86_64")]
+fn detected_avx512() -> bool {
     use std::arch::is_x86_feature_detected as has;
     static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *HAS.get_or_init(|| {
@@ -55,6 +135,13 @@ pub(crate) fn has_avx512() -> bool {
 /// Whether this CPU has AVX2, popcnt and BMI2.
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn has_avx2() -> bool {
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| detected_avx2() && cap() >= Vector::Avx2)
+}
+
+/// Whether the CPU has the features of [`has_avx2`], whatever the cap.
+#[cfg(target_arch = "x86_64")]
+fn detected_avx2() -> bool {
     use std::arch::is_x86_feature_detected as has;
     static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *HAS.get_or_init(|| has!("avx2") && has!("popcnt") && has!("bmi2"))
@@ -66,7 +153,8 @@ pub(crate) fn has_avx2() -> bool {
 #[inline(always)]
 pub(crate) fn has_bmi() -> bool {
     use std::arch::is_x86_feature_detected as has;
-    has!("bmi1") && has!("bmi2") && has!("lzcnt")
+    // x86-64-v3's bit instructions come with AVX2: the portable path does without them.
+    has!("bmi1") && has!("bmi2") && has!("lzcnt") && cap() >= Vector::Avx2
 }
 
 /// Whether `pext` is fast on this CPU: on every x86-64 CPU with BMI2 but AMD's (and Hygon's)

@@ -69,6 +69,13 @@ pub fn dispatch() -> String {
     format!("backtrack {}; join {}", isa::backtrack(), isa::join())
 }
 
+/// The instruction set `NQUEENS_ISA=portable|avx2|avx512` caps every engine at, if it is set:
+/// an error that names the problem when it names no instruction set or one this CPU lacks
+/// (then the engines run the fastest path they have, and a program should refuse to run).
+pub fn instruction_set_asked() -> Result<Option<&'static str>, String> {
+    isa::requested()
+}
+
 /// The plan `count` would execute for `n` with these options: the engine asked for or the
 /// fastest, and symmetry in place of join when its tables do not fit ([`Plan::fell_back`]).
 pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {

@@ -2,6 +2,8 @@
 
 use nqueens::{known, Engine, Options};
 
+use crate::util::nqueens;
+
 fn count(engine: Engine, n: u32, threads: usize, split_depth: Option<u32>) -> (u128, Option<u128>) {
     let options = Options::default()
         .with_engine(Some(engine))
@@ -121,4 +123,85 @@ fn a_plan_is_deterministic_and_its_weights_add_up() {
         .map(|p| u128::from(p.weight) * u128::from(a.count_piece(p.id, false).solutions))
         .sum();
     assert_eq!(by_hand, 365_596);
+}
+
+/// Every instruction set this CPU has, asked for with NQUEENS_ISA, counts every n from 12 to 16
+/// with each engine to the table, and says which it runs (bench's header); one it lacks, or a
+/// name that is none, is refused before anything runs.
+#[test]
+fn every_instruction_set_this_cpu_has_counts_to_the_table() {
+    let mut ran = Vec::new();
+    for isa in ["portable", "avx2", "avx512"] {
+        let probe = nqueens()
+            .env("NQUEENS_ISA", isa)
+            .args(["count", "4"])
+            .output()
+            .unwrap();
+        if probe.status.code() == Some(2) {
+            let said = String::from_utf8_lossy(&probe.stderr);
+            assert!(
+                said.contains("asks for instructions this CPU lacks"),
+                "{said}"
+            );
+            continue;
+        }
+        for engine in ["mirror", "symmetry", "join"] {
+            let out = nqueens()
+                .env("NQUEENS_ISA", isa)
+                .args(["count", "12..16", "--json", "--engine", engine])
+                .assert()
+                .success();
+            for line in String::from_utf8_lossy(&out.get_output().stdout).lines() {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                let n = v["n"].as_u64().unwrap() as u32;
+                assert_eq!(
+                    v["total"].as_u64().map(u128::from),
+                    Some(known::known(n).unwrap().total),
+                    "{isa} {engine} n = {n}"
+                );
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("b.json");
+        nqueens()
+            .env("NQUEENS_ISA", isa)
+            .args([
+                "bench",
+                "--n",
+                "9",
+                "--threads",
+                "1",
+                "--runs",
+                "1",
+                "--warmup",
+                "0",
+            ])
+            .arg("--export-json")
+            .arg(&json)
+            .assert()
+            .success();
+        let dispatch = std::fs::read_to_string(&json).unwrap();
+        let named = if isa == "portable" {
+            "join portable"
+        } else {
+            "join avx"
+        };
+        assert!(dispatch.contains(named), "{isa}: {dispatch}");
+        if isa == "avx2" {
+            assert!(dispatch.contains("join avx2"), "{dispatch}");
+        }
+        ran.push(isa);
+    }
+    assert!(
+        ran.contains(&"portable"),
+        "the portable path runs everywhere"
+    );
+    nqueens()
+        .env("NQUEENS_ISA", "sse")
+        .args(["count", "8"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "NQUEENS_ISA=\"sse\" names no instruction set",
+        ));
 }

@@ -28,6 +28,11 @@ static ALLOCATOR: limits::Refusing = limits::Refusing;
 
 fn main() -> ExitCode {
     limits::one_arena_under_a_limit();
+    // An instruction set asked for that this CPU lacks is refused before anything runs.
+    if let Err(why) = nqueens::instruction_set_asked() {
+        streams::say(&format!("error: {why}"));
+        return ExitCode::from(Exit::Usage as u8);
+    }
     let command = match cli::parse() {
         Ok(command) => command,
         Err(err)
