@@ -24,9 +24,9 @@ pub(crate) fn fallibly<T>(reserve: impl FnOnce() -> T) -> T {
 }
 
 /// Whether an allocation refused on this thread now would be handled by its caller: it is one
-/// of the library's own reservations ([`fallibly`]). Any other refused allocation ends the
-/// process (Rust's runtime aborts): a global allocator may say so in its own words first. It
-/// allocates nothing, so it may be called from inside an allocator.
+/// of the library's own reservations (`try_reserve`, marked as such). Any other refused
+/// allocation ends the process (Rust's runtime aborts): a global allocator may say so in its
+/// own words first. It allocates nothing, so it may be called from inside an allocator.
 pub fn refusal_is_handled() -> bool {
     FALLIBLE.try_with(|depth| depth.get() > 0).unwrap_or(false)
 }

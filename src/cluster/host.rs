@@ -90,8 +90,8 @@ pub(crate) fn machines<'a>(
     }
     // A group is a machine when one of its copies says which machine it is.
     let mut counted = std::collections::HashSet::new();
-    for i in 0..marks.len() {
-        if identified[i] {
+    for (i, &known) in identified.iter().enumerate() {
+        if known {
             counted.insert(root(&mut parent, i));
         }
     }

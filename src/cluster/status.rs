@@ -138,8 +138,12 @@ struct Found {
     born: SystemTime,
 }
 
-/// The run a checkpoint's header names: n, engine, split depth, K, shard and plan fingerprint.
-fn checkpoint_run(path: &Path) -> Option<(u32, Engine, u32, Shard, String)> {
+/// A run as a checkpoint's header names it: n, engine, split depth, the shard (with its K) and
+/// the plan fingerprint.
+type Head = (u32, Engine, u32, Shard, String);
+
+/// The run a checkpoint's header names.
+fn checkpoint_run(path: &Path) -> Option<Head> {
     use std::io::{BufRead, Read};
     let file = std::fs::File::open(path).ok()?;
     let mut header = String::new();
@@ -287,7 +291,7 @@ fn gather(folders: &[PathBuf], now: SystemTime) -> Result<(Vec<Found>, Vec<Found
 
 /// The run a checkpoint's header names ([`checkpoint_run`]); a checkpoint just made, whose
 /// header its run is writing, is read again for a moment rather than called no checkpoint.
-fn header_of(path: &Path) -> Option<(u32, Engine, u32, Shard, String)> {
+fn header_of(path: &Path) -> Option<Head> {
     for _ in 0..40 {
         let empty = std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
         if !empty {
@@ -302,7 +306,7 @@ fn header_of(path: &Path) -> Option<(u32, Engine, u32, Shard, String)> {
 /// a status of their own, and the problems found so far.
 struct Files<'a> {
     read: &'a [(PartialResult, &'a Found)],
-    heads: &'a [(Option<(u32, Engine, u32, Shard, String)>, &'a Found)],
+    heads: &'a [(Option<Head>, &'a Found)],
     others: &'a [&'a RunKey],
     problems: Vec<String>,
 }

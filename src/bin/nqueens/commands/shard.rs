@@ -41,7 +41,7 @@ pub fn run(
     let planning = planning.elapsed().as_secs_f64();
     // Another shard's result at the output path is refused before the count, not lost after it.
     let taken = |path: &Path| another_result(path, &run);
-    if let Some(why) = output.and_then(|path| taken(path)) {
+    if let Some(why) = output.and_then(&taken) {
         return Err(Error::File {
             what: "write",
             path: output.unwrap_or(Path::new("")).to_path_buf(),
