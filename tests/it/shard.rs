@@ -1657,3 +1657,99 @@ fn the_kubernetes_indexed_job_counts_every_shard_once() {
     assert_eq!(report["total"], 365_596);
     assert_eq!(report["verified"], true);
 }
+
+/// A stand-in for Grid Engine's `qsub` that runs the jobs at once, in order: each task of
+/// `-t FIRST-LAST[:STEP]` (or one index) with the variables Grid Engine sets, its `-o` file with
+/// `$TASK_ID` replaced, then a `-b y` command; it prints the job id, as `-terse` does.
+const FAKE_QSUB: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+echo "$*" >> "$QSUB_LOG"
+range= out=/dev/null binary= vars=
+args=("$@")
+i=0
+while [[ $i -lt ${#args[@]} ]]; do
+  a=${args[$i]}
+  case "$a" in
+    -t) i=$((i + 1)); range=${args[$i]} ;;
+    -o) i=$((i + 1)); out=${args[$i]} ;;
+    -v) i=$((i + 1)); vars=${args[$i]} ;;
+    -b) i=$((i + 1)); binary=${args[$i]} ;;
+    -N|-hold_jid|-q|-P|-j|-S) i=$((i + 1)) ;;
+    -*) ;;
+    *) break ;;
+  esac
+  i=$((i + 1))
+done
+rest=("${args[@]:$i}")
+# A binary job's command line is joined and read by a shell, as Grid Engine does.
+if [[ $binary == y ]]; then sh -c "${rest[*]}" >> "$out" 2>&1 || true; echo 2; exit; fi
+IFS=, read -ra pairs <<< "$vars"
+for p in "${pairs[@]}"; do export "${p?}"; done
+first=${range%%-*}; rest_range=${range#*-}; last=${rest_range%%:*}; step=1
+[[ $range == *-* ]] || last=$first
+[[ $range == *:* ]] && step=${range##*:}
+for ((id = first; id <= last; id += step)); do
+  JOB_ID=1 SGE_TASK_ID=$id SGE_TASK_FIRST=$first SGE_TASK_LAST=$last SGE_TASK_STEPSIZE=$step \
+    NSLOTS=1 bash "${rest[0]}" >> "${out//\$TASK_ID/$id}" 2>&1 || true
+done
+echo "1.$first-$last:$step"
+"#;
+
+/// The Grid Engine example counts every task, merges, and a task counted again alone (`-t 2`)
+/// is still shard 2 of K: the result merges to the table's count.
+#[test]
+fn the_grid_engine_example_counts_resubmits_and_merges() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new().unwrap();
+    let bin = dir.path().join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    fs::write(bin.join("qsub"), FAKE_QSUB).unwrap();
+    fs::set_permissions(bin.join("qsub"), fs::Permissions::from_mode(0o755)).unwrap();
+    let nqueens_dir = crate::util::binary().parent().unwrap().to_path_buf();
+    let path = std::env::join_paths([bin, nqueens_dir].into_iter().chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/gridengine/count.sh");
+    let submit = |vars: &[(&str, &str)]| {
+        let mut cmd = Process::new("bash");
+        for var in LAUNCHER_VARS {
+            cmd.env_remove(var);
+        }
+        let out = cmd
+            .arg(script)
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env("QSUB_LOG", dir.path().join("qsub.log"))
+            .envs(vars.iter().copied())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let said = submit(&[("N", "11"), ("SHARDS", "3")]);
+    assert!(said.contains("(tasks 1-3 of 3, n = 11)"), "{said}");
+    let run = dir.path().join("nqueens-n11-k3");
+    let rows = crate::util::table(&fs::read_to_string(run.join("result.txt")).unwrap());
+    assert_eq!(
+        (rows[0]["total"].as_str(), rows[0]["verified"].as_str()),
+        ("2680", "yes")
+    );
+    // Task 2 again, alone: shard 2 of 3, and the merge again.
+    fs::remove_file(run.join("shard-2.json")).unwrap();
+    fs::remove_file(run.join("result.txt")).unwrap();
+    submit(&[("N", "11"), ("SHARDS", "3"), ("ARRAY", "2")]);
+    let shard2 = read(&run.join("shard-2.json"));
+    assert_eq!(
+        (shard2["shard"].clone(), shard2["shards"].clone()),
+        (2.into(), 3.into())
+    );
+    assert!(
+        run.join("result.txt").exists(),
+        "the merge did not run again"
+    );
+}
