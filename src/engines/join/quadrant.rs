@@ -391,6 +391,7 @@ impl Quadrants {
 
     /// How placements are packed: the bits of the "/" mask, and the shift (the rectangle's rows)
     /// of the "\\" mask in the high half ([`Quadrants::unpack`]).
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn packing(&self) -> (u64, u32) {
         (self.d1_bits, self.rows)
     }

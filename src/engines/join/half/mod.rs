@@ -224,6 +224,7 @@ impl South {
     }
 
     /// The lists' length with their padding: a whole number of [`LANES`].
+    #[cfg(target_arch = "x86_64")]
     fn padded(&self) -> usize {
         self.len.next_multiple_of(LANES)
     }

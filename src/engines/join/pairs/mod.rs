@@ -29,6 +29,7 @@ mod portable;
 #[cfg(test)]
 mod tests;
 
+#[cfg(target_arch = "x86_64")]
 use crate::isa;
 pub(super) use keymap::slots;
 use keymap::{choose_pivots, sort_by_pattern, KeyMap, SORT_LANES};
@@ -52,6 +53,7 @@ const SORT: SortWhen = SortWhen(2048);
 /// When the AVX-512 count sorts by pivots: from 1,024 pairs per key, as its cheaper batches
 /// repay the sort sooner. A rule by the long list's batches alone would leave the quarter turn's
 /// shorter lists unsorted.
+#[cfg(target_arch = "x86_64")]
 const SORT_AVX512: SortWhen = SortWhen(1024);
 /// Short keys a pattern holds at least, on average.
 const SHORT_PER_PATTERN: usize = 32;
@@ -117,6 +119,7 @@ macro_rules! table_readers {
         )
     };
 }
+#[cfg(target_arch = "x86_64")]
 use table_readers;
 
 /// The key readers of a pivoted count by `pext` (BMI2): a key's kept bits, the patterns of a
@@ -254,6 +257,7 @@ macro_rules! count_chunks {
         }
     };
 }
+#[cfg(target_arch = "x86_64")]
 use count_chunks;
 
 /// The portable count of one batch, any number of chunks.
