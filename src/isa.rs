@@ -153,8 +153,9 @@ fn detected_avx2() -> bool {
 #[inline(always)]
 pub(crate) fn has_bmi() -> bool {
     use std::arch::is_x86_feature_detected as has;
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     // x86-64-v3's bit instructions come with AVX2: the portable path does without them.
-    has!("bmi1") && has!("bmi2") && has!("lzcnt") && cap() >= Vector::Avx2
+    *HAS.get_or_init(|| has!("bmi1") && has!("bmi2") && has!("lzcnt") && cap() >= Vector::Avx2)
 }
 
 /// Whether `pext` is fast on this CPU: on every x86-64 CPU with BMI2 but AMD's (and Hygon's)

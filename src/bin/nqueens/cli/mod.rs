@@ -9,11 +9,18 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use nqueens::cluster::Shard;
 use nqueens::solve::Format;
-use nqueens::{Decomposition, Engine, Options, MAX_N, MAX_SPLIT_DEPTH};
+use nqueens::{Decomposition, Engine, Options, MAX_SPLIT_DEPTH};
 
 use crate::bench;
 
 use crate::command::{Command, Watch};
+
+mod values;
+
+use values::{
+    fresh_seed, parse_known_n, parse_limit, parse_memory, parse_n, parse_percent, parse_seconds,
+    parse_shard, parse_sizes, parse_threads, test_seam, ShardArg,
+};
 
 // Each subcommand's examples are written once, as a literal, so that its own help shows them
 // and the program's help puts them all together.
@@ -412,13 +419,6 @@ impl From<FormatArg> for Format {
     }
 }
 
-/// `--shard`: given, or from the launcher's environment.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum ShardArg {
-    Given(Shard),
-    Auto,
-}
-
 #[derive(Debug, Args)]
 struct SolveArgs {
     /// Board size N (1 to 32)
@@ -691,58 +691,6 @@ pub fn short_form(err: &clap::Error) -> String {
     lines.join("\n")
 }
 
-fn parse_n(s: &str) -> Result<u32, String> {
-    let n: i64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a board size: expected a number from 1 to {MAX_N}"))?;
-    u32::try_from(n)
-        .ok()
-        .filter(|n| nqueens::check_n(*n).is_ok())
-        .ok_or_else(|| format!("n must be between 1 and {MAX_N}, got {n}"))
-}
-
-/// A board size with a published count: the bench checks every result.
-fn parse_known_n(s: &str) -> Result<u32, String> {
-    let n = parse_n(s)?;
-    match nqueens::known::known(n) {
-        Some(_) => Ok(n),
-        None => Err(bench::Error::Unknown { n }.to_string()),
-    }
-}
-
-fn parse_sizes(s: &str) -> Result<RangeInclusive<u32>, String> {
-    // One size or a range: an error says both are allowed.
-    let size = |s: &str| {
-        parse_n(s).map_err(|e| {
-            e.replace(
-                &format!("to {MAX_N}"),
-                &format!("to {MAX_N} or a range A..B such as 8..16"),
-            )
-        })
-    };
-    let Some((a, b)) = s.split_once("..") else {
-        let n = size(s)?;
-        return Ok(n..=n);
-    };
-    let (a, b) = (size(a)?, size(b.strip_prefix('=').unwrap_or(b))?);
-    if a > b {
-        return Err(format!(
-            "the range {s} is empty: write A..B with A ≤ B, both from 1 to {MAX_N}"
-        ));
-    }
-    Ok(a..=b)
-}
-
-fn parse_shard(s: &str) -> Result<ShardArg, String> {
-    if s.trim() == "auto" {
-        return Ok(ShardArg::Auto);
-    }
-    s.parse()
-        .map(ShardArg::Given)
-        .map_err(|e: nqueens::cluster::ShardError| e.to_string())
-}
-
 /// `-o` (or `--checkpoint`) with `{shard}` and `{shards}` replaced by I and K, so that one command line (for srun,
 /// mpirun) names a file per shard.
 fn shard_path(path: PathBuf, shard: Shard) -> PathBuf {
@@ -783,194 +731,5 @@ fn one_size_only(
     Ok(checkpoint)
 }
 
-/// A size in bytes: a number with an optional K, M, G or T (powers of 1024, `iB` or `B` may
-/// follow), at least 1 MiB.
-fn parse_memory(s: &str) -> Result<u64, String> {
-    let bad = || {
-        format!("'{s}' is not a memory size: expected a number of bytes with K, M, G or T, e.g. 4G, at least 1M")
-    };
-    let too_small = || format!("'{s}' is too small: at least 1 MiB");
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (number, shift) = match t.char_indices().last() {
-        Some((i, unit)) if unit.is_ascii_alphabetic() => {
-            let shift = match unit.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                _ => return Err(bad()),
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    let bytes =
-        value * f64::from(1u32 << shift.min(30)) * f64::from(1u32 << (shift - shift.min(30)));
-    if (0.0..1048576.0).contains(&bytes) {
-        return Err(too_small());
-    }
-    if !bytes.is_finite() || !(1048576.0..=1.8e19).contains(&bytes) {
-        return Err(bad());
-    }
-    Ok(bytes as u64)
-}
-
-/// A random seed: the keys of the standard library's hasher, which it draws from the operating
-/// system (no crate for one number).
-fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    std::collections::hash_map::RandomState::new()
-        .build_hasher()
-        .finish()
-}
-
-/// `10%` or `10` as the share 0.1: 0.1% to 100%.
-fn parse_percent(s: &str) -> Result<f64, String> {
-    let number = s.trim().trim_end_matches('%').trim();
-    match number.parse::<f64>() {
-        Ok(x) if (0.1..=100.0).contains(&x) => Ok(x / 100.0),
-        Ok(_) => Err(format!("{s} is out of range: give 0.1% to 100%")),
-        Err(_) => Err(format!("'{s}' is not a percentage (such as 10%)")),
-    }
-}
-
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if (0.1..=86_400.0).contains(&x) => Ok(Duration::from_secs_f64(x)),
-        Ok(_) => Err(format!("{s} seconds is out of range: give 0.1 to 86400")),
-        Err(_) => Err(format!("'{s}' is not a number of seconds (0.1 to 86400)")),
-    }
-}
-
-/// `-j` may ask for at most this many threads per logical core: more only slows a run down, and
-/// a mistyped `-j 100000` would start that many threads.
-const THREADS_PER_CORE: usize = 16;
-
-fn parse_threads(s: &str) -> Result<usize, String> {
-    let threads = at_least_one(s, "the number of threads", "1", "threads")?;
-    let cores = num_cpus::get();
-    let most = THREADS_PER_CORE * cores;
-    if threads > most {
-        return Err(format!(
-            "{threads} threads are too many: at most {THREADS_PER_CORE} per logical core, \
-             {most} for the {cores} this process may use"
-        ));
-    }
-    Ok(threads)
-}
-
-fn parse_limit(s: &str) -> Result<u64, String> {
-    at_least_one(s, "the limit", "1 solution", "solutions")
-}
-
-/// A whole number of `unit`, 1 or more; `what` and `least` word the error when it is smaller.
-fn at_least_one<T: TryFrom<i128>>(
-    s: &str,
-    what: &str,
-    least: &str,
-    unit: &str,
-) -> Result<T, String> {
-    match s.trim().parse::<i128>() {
-        Ok(k) if k >= 1 => T::try_from(k).map_err(|_| format!("{k} {unit} is too many")),
-        Ok(k) => Err(format!("{what} must be at least {least}, got {k}")),
-        Err(_) => Err(format!(
-            "'{s}' is not a number of {unit}: expected a whole number, 1 or more"
-        )),
-    }
-}
-
-/// A setting that only the tests give, through the environment, so that no test hook is an
-/// option of the program: `NQUEENS_TEST_HOLD_AFTER=K` hands out no more subproblems after the
-/// first K until a signal comes (a test stops a run at a known point, whatever the speed of the
-/// machine), `NQUEENS_TEST_EXPECTED_TOTAL=T` holds `bench` to T instead of the published total.
-fn test_seam<T: std::str::FromStr>(name: &str) -> Option<T> {
-    std::env::var(name).ok()?.trim().parse().ok()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_command_has_a_manual_page_by_its_name() {
-        let names: Vec<String> = Cli::command()
-            .get_subcommands()
-            .map(|c| c.get_name().to_string())
-            .collect();
-        assert_eq!(names, PAGES);
-    }
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_sizes("8"), Ok(8..=8));
-        assert_eq!(parse_sizes("8..16"), Ok(8..=16));
-        assert_eq!(parse_sizes("8..=16"), Ok(8..=16));
-        assert!(parse_sizes("0")
-            .unwrap_err()
-            .contains("between 1 and 32, got 0"));
-        assert!(parse_sizes("33").unwrap_err().contains("got 33"));
-        assert!(parse_sizes("-4").unwrap_err().contains("got -4"));
-        assert!(parse_sizes("x").unwrap_err().contains("not a board size"));
-        assert!(parse_sizes("9..8").unwrap_err().contains("empty"));
-        assert!(parse_sizes("8..").unwrap_err().contains("not a board size"));
-    }
-
-    #[test]
-    fn threads() {
-        assert_eq!(parse_threads("3"), Ok(3));
-        assert!(parse_threads("0").unwrap_err().contains("at least 1"));
-        assert!(parse_threads("many").unwrap_err().contains("not a number"));
-    }
-
-    #[test]
-    fn shards() {
-        assert_eq!(parse_shard("auto"), Ok(ShardArg::Auto));
-        assert_eq!(
-            parse_shard("3/8"),
-            Ok(ShardArg::Given(Shard::new(3, 8).unwrap()))
-        );
-        assert!(parse_shard("0/8")
-            .unwrap_err()
-            .contains("numbered from 1 to 8"));
-        assert!(parse_shard("9/8")
-            .unwrap_err()
-            .contains("shard 9/8 does not exist"));
-        assert!(parse_shard("1/0").unwrap_err().contains("got 0"));
-        assert!(parse_shard("3").unwrap_err().contains("write I/K"));
-    }
-
-    #[test]
-    fn limits() {
-        assert_eq!(parse_limit("5"), Ok(5));
-        assert!(parse_limit("0")
-            .unwrap_err()
-            .contains("at least 1 solution, got 0"));
-        assert!(parse_limit("-3").unwrap_err().contains("got -3"));
-        assert!(parse_limit("lots").unwrap_err().contains("not a number"));
-    }
-
-    #[test]
-    fn the_command_line_names_the_library_s_engines_and_formats() {
-        for arg in EngineArg::value_variants() {
-            let name = arg.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(name, Engine::from(*arg).name());
-        }
-        assert_eq!(EngineArg::value_variants().len(), Engine::ALL.len());
-        for arg in FormatArg::value_variants() {
-            let name = arg.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(name, Format::from(*arg).name());
-        }
-        assert_eq!(FormatArg::value_variants().len(), Format::ALL.len());
-    }
-
-    #[test]
-    fn clap_definition_is_consistent() {
-        use clap::CommandFactory;
-        Cli::command().debug_assert();
-    }
-}
+mod tests;
