@@ -31,34 +31,29 @@
 #![warn(missing_docs, unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-mod burnside;
 pub mod cluster;
-mod cost;
-mod counts;
 mod dihedral;
 mod engines;
 mod error;
 pub mod estimate;
 pub mod exec;
-mod isa;
-mod kernel;
-pub mod known;
-pub mod memory;
 mod options;
 mod plan;
-pub mod reference;
-mod rng;
+mod search;
 pub mod solve;
-mod text;
-mod time;
+mod system;
+mod truth;
+pub mod util;
 
-pub use counts::Counts;
-pub use engines::Engine;
 pub use error::{check_n, Error, Interrupted};
 pub use exec::{Observer, Tally};
-pub use kernel::Search;
-pub use options::{default_threads, Decomposition, Options};
-pub use plan::{Piece, Plan, MAX_SPLIT_DEPTH};
+pub use options::{default_threads, Decomposition, Engine, Options};
+pub use plan::{Piece, Plan};
+pub use search::kernel::Search;
+pub use search::subproblem::MAX_SPLIT_DEPTH;
+pub use system::memory;
+pub use truth::counts::Counts;
+pub use truth::{known, reference};
 
 /// The largest board: one `u32` per attack set.
 pub const MAX_N: u32 = 32;
@@ -66,20 +61,24 @@ pub const MAX_N: u32 = 32;
 /// The instructions the backtrack and the join engine run with on this CPU, chosen at run time
 /// (a build carries AVX-512, AVX2 and portable code): "backtrack …; join …".
 pub fn dispatch() -> String {
-    format!("backtrack {}; join {}", isa::backtrack(), isa::join())
+    format!(
+        "backtrack {}; join {}",
+        system::isa::backtrack(),
+        system::isa::join()
+    )
 }
 
 /// The instruction set `NQUEENS_ISA=portable|avx2|avx512` caps every engine at, if it is set:
 /// an error that names the problem when it names no instruction set or one this CPU lacks
 /// (then the engines run the fastest path they have, and a program should refuse to run).
 pub fn instruction_set_asked() -> Result<Option<&'static str>, String> {
-    isa::requested()
+    system::isa::requested()
 }
 
 /// The plan `count` would execute for `n` with these options: the engine asked for or the
 /// fastest, and symmetry in place of join when its tables do not fit ([`Plan::fell_back`]).
 pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
-    engines::choose(n, options)
+    plan::choose::choose(n, options)
 }
 
 /// Counts every solution of the `n`-queens problem.
@@ -91,13 +90,13 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, Error> {
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
-    let cpu = time::process_cpu();
+    let cpu = system::time::process_cpu();
     let outcome = exec::execute(&plan, &|_| true, how, &exec::Unobserved)?;
     let finished = exec::run::Finished {
         tally: outcome.tally,
         resumed: 0,
         elapsed: outcome.elapsed,
-        cpu: time::process_cpu().saturating_sub(cpu),
+        cpu: system::time::process_cpu().saturating_sub(cpu),
         earlier: exec::run::Times::default(),
     };
     Ok(finished.counts(&plan, options.threads, options.count_nodes))

@@ -1,6 +1,5 @@
-//! How to count: the options every entry point takes, and the default thread count.
-
-use crate::Engine;
+//! How to count: the options every entry point takes (the engine, the decomposition, threads,
+//! memory), and the default thread count.
 
 /// The worker threads a run uses when none are asked for: the CPUs this process may run on (its
 /// affinity mask and control group, which `taskset`, Slurm and containers set), and within a
@@ -49,6 +48,61 @@ fn tasks_on_node(list: &str, node: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// A way of searching: each engine has its own plan and kernel, and all give the same counts.
+///
+/// ```
+/// use nqueens::{Engine, Options};
+///
+/// assert_eq!(Engine::fastest(12), Engine::Symmetry);
+/// assert_eq!(Engine::fastest(20), Engine::Join);
+/// for engine in Engine::ALL {
+///     let options = Options::default().with_engine(Some(engine));
+///     assert_eq!(nqueens::count(10, &options).unwrap().total, 724);
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// Left-right mirror symmetry, rows pre-placed from the top.
+    Mirror,
+    /// All 8 symmetries of the square: borders pre-placed, one per symmetry class.
+    Symmetry,
+    /// Half-board join: east and west halves counted as pairs with no shared diagonal.
+    Join,
+}
+
+impl Engine {
+    /// Every engine, in the order `--help` lists them.
+    pub const ALL: [Engine; 3] = [Engine::Mirror, Engine::Symmetry, Engine::Join];
+
+    /// The engine's name on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Mirror => "mirror",
+            Engine::Symmetry => "symmetry",
+            Engine::Join => "join",
+        }
+    }
+
+    /// The engine `count` uses for `n` when none is asked for: the fastest (docs/performance.md
+    /// compares them): join from n = 15 on, symmetry below;
+    /// [`crate::plan()`] falls back to symmetry when even the join engine's smallest pieces
+    /// would not fit in memory.
+    pub fn fastest(n: u32) -> Engine {
+        if (15..=crate::MAX_N).contains(&n) {
+            Engine::Join
+        } else {
+            Engine::Symmetry
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
 }
 
 /// How to count: start from [`Options::default`] and change what you need.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::shard::{Error, Shard};
+use super::shard::{Shard, ShardError};
 
 impl Shard {
     /// The shard the launcher that started this process says it is, read through `var`
@@ -26,38 +26,43 @@ impl Shard {
     /// - Open MPI (`OMPI_COMM_WORLD_RANK`/`_SIZE`), MPICH and other PMI launchers
     ///   (`PMI_RANK`/`PMI_SIZE`), then `srun` (`SLURM_PROCID`/`SLURM_NTASKS`). MPI comes before
     ///   `srun` because `mpirun` inside a Slurm job inherits the job's `SLURM_*` variables.
-    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<(Shard, Launcher), Error> {
-        let number = |name: &'static str| -> Result<Option<i64>, Error> {
+    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<(Shard, Launcher), ShardError> {
+        let number = |name: &'static str| -> Result<Option<i64>, ShardError> {
             var(name)
                 .map(|value| {
-                    value.trim().parse::<i64>().map_err(|_| Error::Variable {
-                        name,
-                        value,
-                        problem: "is not a whole number",
-                    })
+                    value
+                        .trim()
+                        .parse::<i64>()
+                        .map_err(|_| ShardError::Variable {
+                            name,
+                            value,
+                            problem: "is not a whole number",
+                        })
                 })
                 .transpose()
         };
-        let pair = |rank: &'static str, size: &'static str| -> Result<Option<(i64, i64)>, Error> {
-            match (number(rank)?, number(size)?) {
-                (None, None) => Ok(None),
-                (Some(r), Some(s)) => Ok(Some((r, s))),
-                (Some(_), None) => Err(Error::Missing {
-                    set: rank,
-                    missing: size,
-                }),
-                (None, Some(_)) => Err(Error::Missing {
-                    set: size,
-                    missing: rank,
-                }),
-            }
-        };
+        let pair =
+            |rank: &'static str, size: &'static str| -> Result<Option<(i64, i64)>, ShardError> {
+                match (number(rank)?, number(size)?) {
+                    (None, None) => Ok(None),
+                    (Some(r), Some(s)) => Ok(Some((r, s))),
+                    (Some(_), None) => Err(ShardError::Missing {
+                        set: rank,
+                        missing: size,
+                    }),
+                    (None, Some(_)) => Err(ShardError::Missing {
+                        set: size,
+                        missing: rank,
+                    }),
+                }
+            };
         let zero_based = |launcher: Launcher, (rank, size): (i64, i64)| {
-            let shard = Shard::checked(rank.saturating_add(1), size).map_err(|_| Error::Rank {
-                launcher: launcher.name(),
-                rank,
-                size,
-            })?;
+            let shard =
+                Shard::checked(rank.saturating_add(1), size).map_err(|_| ShardError::Rank {
+                    launcher: launcher.name(),
+                    rank,
+                    size,
+                })?;
             Ok((shard, launcher))
         };
         if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
@@ -65,7 +70,7 @@ impl Shard {
         }
         // K where the launcher gives only the index.
         let given = |launcher: Launcher, variable: &'static str, index: i64| {
-            number("NQUEENS_SHARDS")?.ok_or(Error::NoCount {
+            number("NQUEENS_SHARDS")?.ok_or(ShardError::NoCount {
                 launcher: launcher.name(),
                 variable,
                 index,
@@ -74,11 +79,11 @@ impl Shard {
         // Grid Engine sets SGE_TASK_ID=undefined in a job that is no array.
         if var("SGE_TASK_ID").is_some_and(|v| v.trim() != "undefined") {
             let launcher = Launcher::GridEngine;
-            let first = number("SGE_TASK_FIRST")?.ok_or(Error::Missing {
+            let first = number("SGE_TASK_FIRST")?.ok_or(ShardError::Missing {
                 set: "SGE_TASK_ID",
                 missing: "SGE_TASK_FIRST",
             })?;
-            let last = number("SGE_TASK_LAST")?.ok_or(Error::Missing {
+            let last = number("SGE_TASK_LAST")?.ok_or(ShardError::Missing {
                 set: "SGE_TASK_ID",
                 missing: "SGE_TASK_LAST",
             })?;
@@ -89,7 +94,7 @@ impl Shard {
         // LSF sets LSB_JOBINDEX=0 in a job that is no array.
         if let Some(index) = number("LSB_JOBINDEX")?.filter(|&i| i != 0) {
             let launcher = Launcher::Lsf;
-            let last = number("LSB_JOBINDEX_END")?.ok_or(Error::Missing {
+            let last = number("LSB_JOBINDEX_END")?.ok_or(ShardError::Missing {
                 set: "LSB_JOBINDEX",
                 missing: "LSB_JOBINDEX_END",
             })?;
@@ -120,20 +125,20 @@ impl Shard {
             // calling it done would leave K - 1 shards uncounted. Only srun's tasks (in a job
             // step) are the K shards.
             if p.1 > 1 && var("SLURM_STEP_ID").is_none() && var("SLURM_STEPID").is_none() {
-                return Err(Error::BatchScript { tasks: p.1 });
+                return Err(ShardError::BatchScript { tasks: p.1 });
             }
             return zero_based(Launcher::Srun, p);
         }
-        Err(Error::NoLauncher)
+        Err(ShardError::NoLauncher)
     }
 }
 
 /// Position of `id` in a Slurm job array `MIN-MAX:STEP` (or `_COUNT` tasks from `MIN`).
 fn slurm_array(
     id: i64,
-    number: impl Fn(&'static str) -> Result<Option<i64>, Error>,
-) -> Result<Shard, Error> {
-    let min = number("SLURM_ARRAY_TASK_MIN")?.ok_or(Error::Missing {
+    number: impl Fn(&'static str) -> Result<Option<i64>, ShardError>,
+) -> Result<Shard, ShardError> {
+    let min = number("SLURM_ARRAY_TASK_MIN")?.ok_or(ShardError::Missing {
         set: "SLURM_ARRAY_TASK_ID",
         missing: "SLURM_ARRAY_TASK_MIN",
     })?;
@@ -144,7 +149,7 @@ fn slurm_array(
     ) {
         (Some(max), Some(count)) if step > 0 && (max - min) / step + 1 != count => {
             // A list such as --array=1,4,9: the task's position cannot be known.
-            return Err(Error::Array {
+            return Err(ShardError::Array {
                 id,
                 min,
                 step,
@@ -154,13 +159,13 @@ fn slurm_array(
         (Some(max), _) if step > 0 => (max - min) / step + 1,
         (None, Some(count)) => count,
         (None, None) => {
-            return Err(Error::Missing {
+            return Err(ShardError::Missing {
                 set: "SLURM_ARRAY_TASK_ID",
                 missing: "SLURM_ARRAY_TASK_MAX or SLURM_ARRAY_TASK_COUNT",
             })
         }
         _ => {
-            return Err(Error::Array {
+            return Err(ShardError::Array {
                 id,
                 min,
                 step,
@@ -170,14 +175,14 @@ fn slurm_array(
     };
     let offset = id - min;
     if step <= 0 || offset < 0 || offset % step != 0 {
-        return Err(Error::Array {
+        return Err(ShardError::Array {
             id,
             min,
             step,
             count: Some(count),
         });
     }
-    Shard::checked(offset / step + 1, count).map_err(|_| Error::Array {
+    Shard::checked(offset / step + 1, count).map_err(|_| ShardError::Array {
         id,
         min,
         step,
@@ -193,8 +198,8 @@ fn stepped(
     first: i64,
     last: i64,
     step: i64,
-) -> Result<Shard, Error> {
-    let out_of_range = Error::Stepped {
+) -> Result<Shard, ShardError> {
+    let out_of_range = ShardError::Stepped {
         launcher: launcher.name(),
         id: index,
         first,
@@ -338,7 +343,7 @@ mod tests {
         );
         // `sbatch -n 3 --wrap 'nqueens … --shard auto'`: the batch script, not srun's tasks.
         let batch = from(&[("SLURM_PROCID", "0"), ("SLURM_NTASKS", "3")]).unwrap_err();
-        assert_eq!(batch, Error::BatchScript { tasks: 3 });
+        assert_eq!(batch, ShardError::BatchScript { tasks: 3 });
         assert!(batch
             .to_string()
             .contains("start one task per shard with srun"));

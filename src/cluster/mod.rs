@@ -55,13 +55,12 @@ pub(crate) mod status;
 
 pub use launcher::Launcher;
 pub use merge::{
-    merge, merge_with, Error as MergeError, Input, Merged, Quorum, Reader, MAX_INPUT_BYTES,
-    MAX_TOTAL_BYTES,
+    merge, merge_with, Input, MergeError, Merged, Quorum, Reader, MAX_INPUT_BYTES, MAX_TOTAL_BYTES,
 };
 pub use partial::{
-    count as count_shard, PartialResult, ShardRun, FORMAT as SHARD_FORMAT,
-    FORMAT_VERSION as SHARD_FORMAT_VERSION, FORMAT_VERSIONS_READ as SHARD_FORMAT_VERSIONS_READ,
+    count as count_shard, PartialResult, ShardRun, FORMAT_VERSION as SHARD_FORMAT_VERSION,
+    FORMAT_VERSIONS_READ as SHARD_FORMAT_VERSIONS_READ, SHARD_FORMAT,
 };
 pub use partition::{plan as shard_plan, Partition};
-pub use shard::{Error as ShardError, Shard, MAX_SHARDS};
-pub use status::{status, statuses, Error as StatusError, Status};
+pub use shard::{Shard, ShardError, MAX_SHARDS};
+pub use status::{status, statuses, Status, StatusError};

@@ -3,14 +3,14 @@
 use serde::{Deserialize, Serialize};
 
 use super::partition::{plan, Partition};
-use super::shard::{Error, Shard};
+use super::shard::{Shard, ShardError};
 use crate::exec::run::Times;
 use crate::exec::{self, Execution, Observer, Tally};
 use crate::plan::{Piece, Plan};
 use crate::{Engine, Options};
 
 /// The `format` field of a partial result.
-pub const FORMAT: &str = "nqueens-shard";
+pub const SHARD_FORMAT: &str = "nqueens-shard";
 /// The version of the partial-result format (and of the partition) this program writes.
 pub const FORMAT_VERSION: u32 = 5;
 /// The versions this program reads: 5, 4 (the same, without `decomposition`), 3 (without
@@ -21,7 +21,7 @@ pub const FORMAT_VERSIONS_READ: [u32; 4] = [2, 3, 4, 5];
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PartialResult {
-    /// Always [`FORMAT`].
+    /// Always [`SHARD_FORMAT`].
     pub format: String,
     /// [`FORMAT_VERSION`] of the program that wrote it.
     pub format_version: u32,
@@ -75,7 +75,7 @@ pub struct PartialResult {
 
 impl PartialResult {
     /// Which shard this is (an error for a file that names no shard of 1 to K).
-    pub fn shard(&self) -> Result<Shard, Error> {
+    pub fn shard(&self) -> Result<Shard, ShardError> {
         Shard::new(self.shard, self.shards)
     }
 
@@ -174,7 +174,7 @@ impl ShardRun {
             }));
         }
         let mut result = PartialResult {
-            format: FORMAT.to_string(),
+            format: SHARD_FORMAT.to_string(),
             format_version: FORMAT_VERSION,
             program_version: env!("CARGO_PKG_VERSION").to_string(),
             n: self.plan.n(),
@@ -212,11 +212,11 @@ pub fn count(
         threads: options.threads,
         count_nodes: options.count_nodes,
     };
-    let cpu = crate::time::process_cpu();
+    let cpu = crate::system::time::process_cpu();
     let outcome = exec::execute(&run.plan, &|s| run.owns(s), how, observer)?;
     let times = Times {
         wall: outcome.elapsed,
-        cpu: crate::time::process_cpu().saturating_sub(cpu),
+        cpu: crate::system::time::process_cpu().saturating_sub(cpu),
     };
     run.result(outcome.tally, times, options.threads)
 }

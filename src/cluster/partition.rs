@@ -14,13 +14,13 @@ use crate::Options;
 /// The plan for K shards aims at this many subproblems per shard at least.
 pub(crate) const SUBPROBLEMS_PER_SHARD: usize = 128;
 /// Random walks per subproblem in the cost estimate, at most.
-pub(crate) const PROBES: u32 = 256;
+pub(crate) const PRICE_PROBES: u32 = 256;
 /// Random walks per plan in the cost estimate: a plan of many subproblems gives each fewer (at
-/// least [`MIN_PROBES`]), so that the partition costs about the same, a fraction of a second,
+/// least [`MIN_PRICE_PROBES`]), so that the partition costs about the same, a fraction of a second,
 /// whatever K.
-pub(crate) const PROBES_PER_PLAN: usize = 1 << 22;
+pub(crate) const PRICE_PROBES_PER_PLAN: usize = 1 << 22;
 /// Random walks per subproblem in the cost estimate, at least.
-pub(crate) const MIN_PROBES: u32 = 16;
+pub(crate) const MIN_PRICE_PROBES: u32 = 16;
 
 /// The plan every shard of a run split `shards` ways executes.
 ///
@@ -29,7 +29,7 @@ pub(crate) const MIN_PROBES: u32 = 16;
 /// of `options` only build it (the join engine's tables): every shard must see the same plan.
 pub fn plan(n: u32, options: &Options, shards: u32) -> Result<Plan, crate::Error> {
     let virtual_threads = (SUBPROBLEMS_PER_SHARD / SUBPROBLEMS_PER_THREAD) * shards.max(1) as usize;
-    crate::engines::choose_for(n, options, virtual_threads)
+    crate::plan::choose::choose_for(n, options, virtual_threads)
 }
 
 /// Which shard owns each subproblem of a plan.
@@ -114,9 +114,9 @@ impl Partition {
 /// The estimated price of every piece of `plan`, by id, as the partition deals them: the same
 /// on every machine (see the module doc).
 pub(crate) fn prices(plan: &Plan, threads: usize) -> Result<Vec<u128>, crate::Error> {
-    let pool = crate::exec::pool(threads)?;
-    let probes =
-        (PROBES_PER_PLAN / plan.len().max(1)).clamp(MIN_PROBES as usize, PROBES as usize) as u32;
+    let pool = crate::system::pool(threads)?;
+    let probes = (PRICE_PROBES_PER_PLAN / plan.len().max(1))
+        .clamp(MIN_PRICE_PROBES as usize, PRICE_PROBES as usize) as u32;
     Ok(pool.install(|| {
         plan.prepare_costs();
         (0..plan.len())

@@ -16,19 +16,19 @@ pub struct Shard {
 
 impl Shard {
     /// Shard `index` (1 ≤ index ≤ count) of `count` (1 ≤ count ≤ [`MAX_SHARDS`]).
-    pub fn new(index: u32, count: u32) -> Result<Shard, Error> {
+    pub fn new(index: u32, count: u32) -> Result<Shard, ShardError> {
         Shard::checked(i64::from(index), i64::from(count))
     }
 
-    pub(crate) fn checked(index: i64, count: i64) -> Result<Shard, Error> {
+    pub(crate) fn checked(index: i64, count: i64) -> Result<Shard, ShardError> {
         let count = u32::try_from(count)
             .ok()
             .filter(|k| (1..=MAX_SHARDS).contains(k))
-            .ok_or(Error::Count { count })?;
+            .ok_or(ShardError::Count { count })?;
         let index = u32::try_from(index)
             .ok()
             .filter(|i| (1..=count).contains(i))
-            .ok_or(Error::Index { index, count })?;
+            .ok_or(ShardError::Index { index, count })?;
         Ok(Shard { index, count })
     }
 
@@ -55,11 +55,11 @@ impl fmt::Display for Shard {
 }
 
 impl FromStr for Shard {
-    type Err = Error;
+    type Err = ShardError;
 
     /// `I/K`, such as `3/8`.
-    fn from_str(s: &str) -> Result<Shard, Error> {
-        let syntax = || Error::Syntax(s.to_string());
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let syntax = || ShardError::Syntax(s.to_string());
         let (i, k) = s.split_once('/').ok_or_else(syntax)?;
         let number = |x: &str| x.trim().parse::<i64>().map_err(|_| syntax());
         Shard::checked(number(i)?, number(k)?)
@@ -68,7 +68,7 @@ impl FromStr for Shard {
 
 /// A shard that cannot be named or found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
+pub enum ShardError {
     /// Not `I/K`.
     #[error(
         "'{0}' is not a shard: write I/K, shard I of K with I from 1 to K (such as 3/8), or auto"

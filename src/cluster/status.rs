@@ -19,7 +19,7 @@ use crate::{Engine, Options};
 /// Why a campaign's folders could not be read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {
+pub enum StatusError {
     /// A folder could not be listed.
     #[error("cannot read the folder {path}: {source}")]
     Folder {
@@ -32,7 +32,7 @@ pub enum Error {
     #[error("no shard results (.json) or checkpoints (.ckpt) of nqueens in {0}")]
     Empty(String),
     /// Files that look like a campaign's, none of which can be read as one.
-    #[error("none of the {files} shard files in {folders} can be read: {}", crate::text::capped(.problems, "; "))]
+    #[error("none of the {files} shard files in {folders} can be read: {}", crate::util::text::capped(.problems, "; "))]
     Unreadable {
         /// The folders.
         folders: String,
@@ -173,7 +173,7 @@ fn checkpoint_run(path: &Path) -> Option<Head> {
 /// The status of the campaign whose files are in `folders`, its plan priced on `threads`
 /// threads; a shard under way whose checkpoint has not changed for `stall` is stalled. Where the
 /// folders hold the shards of one board by both decompositions, the first's ([`statuses`]).
-pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<Status, Error> {
+pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<Status, StatusError> {
     statuses(folders, threads, stall).map(|mut all| all.swap_remove(0))
 }
 
@@ -187,7 +187,7 @@ pub fn statuses(
     folders: &[PathBuf],
     threads: usize,
     stall: Duration,
-) -> Result<Vec<Status>, Error> {
+) -> Result<Vec<Status>, StatusError> {
     let now = SystemTime::now();
     let (results, checkpoints) = gather(folders, now)?;
     let mut problems = Vec::new();
@@ -227,14 +227,14 @@ pub fn statuses(
         let names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
         let files = results.len() + checkpoints.len();
         if files == 0 {
-            return Err(Error::Empty(names.join(", ")));
+            return Err(StatusError::Empty(names.join(", ")));
         }
         problems.extend(
             heads
                 .iter()
                 .map(|(_, c)| format!("{}: not a shard's checkpoint", c.path.display())),
         );
-        return Err(Error::Unreadable {
+        return Err(StatusError::Unreadable {
             folders: names.join(", "),
             files,
             problems,
@@ -261,10 +261,10 @@ pub fn statuses(
 }
 
 /// The `.json` and `.ckpt` files in `folders`.
-fn gather(folders: &[PathBuf], now: SystemTime) -> Result<(Vec<Found>, Vec<Found>), Error> {
+fn gather(folders: &[PathBuf], now: SystemTime) -> Result<(Vec<Found>, Vec<Found>), StatusError> {
     let (mut results, mut checkpoints) = (Vec::new(), Vec::new());
     for folder in folders {
-        let entries = std::fs::read_dir(folder).map_err(|source| Error::Folder {
+        let entries = std::fs::read_dir(folder).map_err(|source| StatusError::Folder {
             path: folder.clone(),
             source,
         })?;
@@ -318,7 +318,7 @@ fn status_of(
     threads: usize,
     stall: Duration,
     now: SystemTime,
-) -> Result<Status, Error> {
+) -> Result<Status, StatusError> {
     let (n, engine, depth, shards, named) = run.clone();
     let Files {
         read,
@@ -332,7 +332,7 @@ fn status_of(
         .with_engine(Some(engine))
         .with_split_depth(Some(depth));
     // The fingerprint the files name says which decomposition they count by.
-    let plan = crate::engines::outline_of(n, &options, &named)?;
+    let plan = crate::plan::choose::outline_of(n, &options, &named)?;
     let prices = prices(&plan, threads)?;
     let partition = Partition::dealt(&prices, shards);
     let fingerprint = format!("{:08x}", plan.fingerprint());

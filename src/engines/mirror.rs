@@ -1,7 +1,7 @@
 //! The mirror engine's plan: rows `0..d` pre-placed, the left-right mirror used (see
-//! [`mod@crate::plan`] for why the mirror is exact).
+//! [`mod@crate::search::subproblem`] for why the mirror is exact).
 
-use crate::plan::{Builder, Rule};
+use crate::search::subproblem::{Builder, Rule};
 use crate::Error;
 
 /// The mirror plan: rows `0..depth`, left half of row 0 (or of row 1 under a middle queen).

@@ -16,13 +16,13 @@
 //! 8 / (number of symmetries that fix B) is 8, 4 or 2. The same holds for any feature of a
 //! solution that the symmetries carry along, and the plan uses a coarser one than the whole
 //! border: pre-placing every border would repeat the top of the search tree once per choice of
-//! the lower border queens (it placed 70% as many queens as the mirror engine at n = 15). See
+//! the lower border queens, and place almost as many queens as the mirror engine. See
 //! `plan` for the two families. A split depth d then pre-places rows 0..=d as well (those
 //! not already taken), to cut the plan finer.
 
-use crate::cost;
 use crate::dihedral::Symmetry;
-use crate::plan::{Builder, Queen, Rule, Subproblem};
+use crate::search::cost;
+use crate::search::subproblem::{Builder, Queen, Rule, Subproblem};
 use crate::Error;
 
 /// The images of a set of squares under the 8 symmetries, each sorted.
@@ -134,11 +134,10 @@ pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
 /// Knuth's estimator finds smallest (the first such in [`Symmetry::ALL`] order).
 ///
 /// Every image stands for the same solutions, but the top-down search prunes early only what
-/// the first rows see: at n = 13..16 the best image of each class had 12–14% fewer nodes in all
-/// than the largest one (with the kernel before its two-row look-ahead), and the images chosen
-/// here place at most 1.3% more in all than the best of every class (exact counts of all 8
-/// images at n = 14..16, current kernel; the simple scores tried, such as counting the
-/// forbidden squares of the first rows, did worse than no choice).
+/// the first rows see, so the images of a class differ in the nodes their searches place, and
+/// Knuth's estimate picks one close to the best (against exact counts of all 8 images; the
+/// simple scores tried, such as counting the forbidden squares of the first rows, did worse
+/// than no choice: docs/design.md, "Tried and dropped").
 ///
 /// Only the 4 rotations are walked, 512 paths each from n = 14: the other 4 images are their
 /// left-right mirrors, which keep the order of the rows and so the size of the search. (At

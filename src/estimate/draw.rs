@@ -31,8 +31,8 @@ use crate::engines::join::pairs::{
 use crate::engines::join::subsets::next_subset;
 use crate::engines::join::units::has_unit;
 use crate::engines::join::{Join, Quadrant};
-use crate::rng::SplitMix64;
-use crate::time::thread_cpu_seconds;
+use crate::system::time::thread_cpu_seconds;
+use crate::util::rng::SplitMix64;
 
 use super::space::Space;
 
@@ -211,8 +211,12 @@ mod tests {
                         0
                     });
                 });
-                let space =
-                    Space::row_sets(n, how == Quadrant::OnDemand, super::super::space::PROBES, 1);
+                let space = Space::row_sets(
+                    n,
+                    how == Quadrant::OnDemand,
+                    super::super::space::SHARE_PROBES,
+                    1,
+                );
                 let mut rng = SplitMix64(17);
                 let draws = if how == Quadrant::Table { 1000 } else { 20_000 };
                 let (mut sum, mut squares) = (0.0, 0.0);

@@ -35,19 +35,19 @@
 //! now and then) and bound it, so that a row set is drawn by rejection against the largest.
 //!
 //! Σw is the population times the mean weight of a row set (0 where it holds no unit), counted
-//! on every row set up to n = 20 and above on [`PROBES`] drawn uniformly, whose standard error
+//! on every row set up to n = 20 and above on [`SHARE_PROBES`] drawn uniformly, whose standard error
 //! goes into the interval as the share's did.
 
 use rayon::prelude::*;
 
 use crate::engines::join::subsets::for_each_subset;
 use crate::engines::join::units::{binomial, has_unit};
-use crate::rng::SplitMix64;
+use crate::util::rng::SplitMix64;
 
 /// Row sets drawn uniformly to measure the share that holds a unit of their own and their mean
 /// weight (about a second at n = 28); a board with at most this many row sets (n ≤ 20) has every
 /// one looked at.
-pub(crate) const PROBES: u32 = 1 << 20;
+pub(crate) const SHARE_PROBES: u32 = 1 << 20;
 
 /// How much more steeply the weight of an `n`-board's row set rises than the pairs'
 /// independence says (the module's notes): 2 up to n = 26, a quarter more each size above, at
@@ -245,7 +245,7 @@ mod tests {
     /// lie far apart.
     #[test]
     fn the_space_measures_the_share_and_the_weights() {
-        let flat = Space::row_sets(16, false, PROBES, 1);
+        let flat = Space::row_sets(16, false, SHARE_PROBES, 1);
         let p = flat.share.unwrap();
         assert_eq!(
             flat.mass,
@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(p, f64::from(with_unit) / 12_870.0);
         let probed = Space::row_sets(16, false, 1000, 5);
         assert!((probed.mass.0 - p).abs() < 0.05 && probed.mass.1 > 0.0);
-        let tilted = Space::row_sets(16, true, PROBES, 1);
+        let tilted = Space::row_sets(16, true, SHARE_PROBES, 1);
         let w = tilted.weight;
         assert!(w.low > 0.0 && w.low < w.high && w.high.is_finite());
         assert!(tilted.mass.0 > 0.0 && tilted.mass.0 < p * w.high);
@@ -278,7 +278,7 @@ mod tests {
     #[test]
     fn row_sets_are_drawn_in_proportion_to_their_weight() {
         let n = 12;
-        let space = Space::row_sets(n, true, PROBES, 1);
+        let space = Space::row_sets(n, true, SHARE_PROBES, 1);
         let mut count = 0.0;
         for_each_subset(n, n / 2, |east| {
             if has_unit(n, east) {

@@ -5,17 +5,15 @@
 pub(crate) mod checkpoint;
 pub(crate) mod run;
 
-pub use checkpoint::{
-    Error as CheckpointError, Identity, Saved, Writer, FORMAT as CHECKPOINT_FORMAT,
-};
-pub use run::{count as count_with_checkpoint, Error as RunError, Finished, Run, Selection, Times};
+pub use checkpoint::{CheckpointError, Identity, Saved, Writer, CHECKPOINT_FORMAT};
+pub use run::{count as count_with_checkpoint, Finished, Run, RunError, Selection, Times};
 
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::kernel::Search;
 use crate::plan::{Piece, Plan};
+use crate::search::kernel::Search;
 use crate::Error;
 
 /// Watches a run: told of every finished piece, asked whether to stop.
@@ -67,26 +65,6 @@ impl Tally {
     }
 }
 
-/// The stack each worker thread reserves: the engines keep their stacks explicit and small, and
-/// a fixed size lets a refusal say what the threads need.
-const STACK_BYTES: usize = 2 << 20;
-
-/// A rayon pool of `threads` workers (at least one), the one way the library starts threads: an
-/// error that says what they need, not a panic, when the system refuses them.
-pub(crate) fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
-    let threads = threads.max(1);
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(STACK_BYTES)
-        .thread_name(|i| format!("nqueens-{i}"))
-        .build()
-        .map_err(|e| Error::Pool {
-            threads,
-            needed: (threads * STACK_BYTES) as u64,
-            reason: e.to_string(),
-        })
-}
-
 /// What [`execute`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -118,7 +96,7 @@ pub fn execute(
     how: Execution,
     observer: &dyn Observer,
 ) -> Result<Outcome, Error> {
-    let pool = pool(how.threads)?;
+    let pool = crate::system::pool(how.threads)?;
     let start = Instant::now();
     let (tally, complete) = pool.install(|| {
         (0..plan.len())

@@ -24,20 +24,20 @@ use std::time::Duration;
 
 use crate::exec::checkpoint::{self, Identity, Writer};
 use crate::exec::{self, Execution, Observer, Tally};
-use crate::kernel::Search;
 use crate::plan::{Piece, Plan};
+use crate::search::kernel::Search;
 use crate::{Counts, Interrupted, Options};
 
 /// A run that did not end with a count.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub enum RunError {
     /// The plan or the pool failed, or the run was stopped before every subproblem finished
     /// ([`crate::Error::Interrupted`]).
     #[error(transparent)]
     Count(#[from] crate::Error),
     /// The checkpoint could not be used or written.
     #[error(transparent)]
-    Checkpoint(#[from] checkpoint::Error),
+    Checkpoint(#[from] checkpoint::CheckpointError),
 }
 
 /// Which subproblems of a plan a run counts, and the name its checkpoint knows that part by.
@@ -111,7 +111,7 @@ impl<'a> Run<'a> {
         selection: Selection<'a>,
         count_nodes: bool,
         checkpoint: Option<&Path>,
-    ) -> Result<Run<'a>, checkpoint::Error> {
+    ) -> Result<Run<'a>, checkpoint::CheckpointError> {
         let (writer, saved) = match checkpoint {
             Some(path) => {
                 let identity = Identity::new(plan, count_nodes, &selection.name);
@@ -161,7 +161,7 @@ impl<'a> Run<'a> {
         threads: usize,
         stop: &AtomicBool,
         observer: &dyn Observer,
-    ) -> Result<Finished, Error> {
+    ) -> Result<Finished, RunError> {
         let Run {
             plan,
             selection,
@@ -180,9 +180,9 @@ impl<'a> Run<'a> {
             count_nodes: *count_nodes,
         };
         let todo = |piece: Piece| selection.contains(piece) && !saved.contains_key(&piece.id);
-        let cpu = crate::time::process_cpu();
+        let cpu = crate::system::time::process_cpu();
         let outcome = exec::execute(plan, &todo, how, &watch)?;
-        let cpu = crate::time::process_cpu().saturating_sub(cpu);
+        let cpu = crate::system::time::process_cpu().saturating_sub(cpu);
         let earlier = self.earlier;
         let resumed = self.resumed().fold(Tally::default(), |t, (piece, found)| {
             t.merge(Tally::of(piece, found))
@@ -243,7 +243,7 @@ pub fn count(
     checkpoint: Option<&Path>,
     stop: &AtomicBool,
     observer: &dyn Observer,
-) -> Result<Counts, Error> {
+) -> Result<Counts, RunError> {
     let run = Run::open(plan, Selection::all(), options.count_nodes, checkpoint)?;
     let finished = run.execute(options.threads, stop, observer)?;
     Ok(finished.counts(plan, options.threads, options.count_nodes))
@@ -300,7 +300,7 @@ mod tests {
             let run = Run::open(&plan, Selection::all(), true, Some(&path)).unwrap();
             assert_eq!(run.resumed().count(), resumed_before);
             match run.execute(2, &no, &StopAfter(AtomicUsize::new(0), 40)) {
-                Err(Error::Count(crate::Error::Interrupted(i))) => {
+                Err(RunError::Count(crate::Error::Interrupted(i))) => {
                     assert!(i.done > resumed_before && i.done < plan.len());
                     assert_eq!(i.checkpoint.as_deref(), Some(path.as_path()));
                     resumed_before = i.done;

@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn the_three_formats_of_the_4_queens() {
-        let s = crate::reference::solutions(4);
+        let s = crate::truth::reference::solutions(4);
         assert_eq!(
             written(Format::Board, 4, &s),
             ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn reusing_rows_gives_the_same_records_as_starting_afresh() {
         for format in Format::ALL {
-            let all = crate::reference::solutions(10);
+            let all = crate::truth::reference::solutions(10);
             let mut r = Renderer::new(format, 10);
             for s in &all {
                 let fresh = Renderer::new(format, 10).render(s).to_vec();

@@ -179,7 +179,7 @@ impl Listing {
             n,
             options: *options,
             depth: part_depth(n, options.limit),
-            pool: std::sync::Arc::new(crate::exec::pool(options.threads)?),
+            pool: std::sync::Arc::new(crate::system::pool(options.threads)?),
         })
     }
 
@@ -315,7 +315,7 @@ impl<W: Write> Sink<'_, W> {
 
 /// How many solutions the listing will write at most: the known total, capped by the limit.
 fn estimate(n: u32, limit: Option<u64>) -> u128 {
-    let total = crate::known::known(n).map_or(u128::MAX, |k| k.total);
+    let total = crate::truth::known::known(n).map_or(u128::MAX, |k| k.total);
     total.min(limit.map_or(u128::MAX, u128::from))
 }
 

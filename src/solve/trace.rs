@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use crate::kernel::Partial;
+use crate::search::kernel::Partial;
 
 /// Writes the trace of the `n`-board search to `out` until `limit` solutions have been found (or
 /// all of them), and returns how many were found. `n` must be from 1 to 32.

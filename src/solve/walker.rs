@@ -1,12 +1,12 @@
 //! The listing kernel: a resumable bitboard backtrack that hands out each placement it completes.
 //!
-//! The same walk as [`crate::kernel`] (one `u32` per attack set, lowest free bit first), but it
+//! The same walk as [`crate::search::kernel`] (one `u32` per attack set, lowest free bit first), but it
 //! records the column of each row and stops at every completed placement, so the caller sees the
 //! placements one by one in lexicographic order of their columns. A walker fills rows from a fixed
 //! prefix up to an end row: up to `n` it lists solutions, up to a smaller row it lists the legal
 //! prefixes that the parallel listing hands out as chunks. No allocation, no recursion.
 
-use crate::kernel::{board_mask, Partial};
+use crate::search::kernel::{board_mask, Partial};
 
 /// One row of the search: its free squares not tried yet, and the attack sets seen from it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -171,7 +171,7 @@ impl Walker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference;
+    use crate::truth::reference;
 
     fn all(n: u32, prefix: &[u8], end: usize) -> Vec<Vec<u8>> {
         let mut w = Walker::new(n, prefix, end).unwrap();

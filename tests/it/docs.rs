@@ -4,6 +4,8 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::util;
+
 /// Names from outside this crate that the document quotes.
 const FOREIGN: &[&str] = &[
     "nqueens",
@@ -19,17 +21,6 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 fn is_ident(word: &str) -> bool {
     let mut chars = word.chars();
     chars
@@ -42,7 +33,7 @@ fn is_ident(word: &str) -> bool {
 /// their files and folders make, and the environment settings they read (as quoted names).
 fn defined() -> HashSet<String> {
     let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
+    util::rust_files(&root().join("src"), &mut files);
     let mut names = HashSet::new();
     for file in &files {
         for part in [file.file_stem(), file.parent().and_then(Path::file_name)] {
@@ -168,25 +159,7 @@ fn the_design_document_is_for_a_newcomer() {
     assert!(text.lines().count() <= 700, "at most 700 lines");
     // What, why and the invariants: measurements, machines and commits belong to
     // docs/performance.md and the commit messages, which age with them.
-    let dated: Vec<&str> = text
-        .lines()
-        .filter(|line| {
-            let hash = line
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|word| {
-                    (7..=40).contains(&word.len())
-                        && word
-                            .chars()
-                            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
-                        && word.chars().any(|c| c.is_ascii_digit())
-                        && word.chars().any(|c| c.is_ascii_alphabetic())
-                });
-            let machine = ["EPYC", "Xeon", "Zen ", "2026-"]
-                .iter()
-                .any(|m| line.contains(m));
-            hash || machine
-        })
-        .collect();
+    let dated: Vec<&str> = text.lines().filter(|line| util::dated(line)).collect();
     assert!(
         dated.is_empty(),
         "commits, machines or dates in design.md: {dated:?}"

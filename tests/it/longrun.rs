@@ -53,21 +53,12 @@ fn spawn_with(args: &[String], vars: &[(&str, &str)]) -> Child {
 
 /// The records of the checkpoint at `path` (its lines but the header and the time lines).
 fn records(path: &Path) -> usize {
-    fs::read_to_string(path).map_or(0, |t| {
-        t.lines()
-            .skip(1)
-            .filter(|l| !l.starts_with("time "))
-            .count()
-    })
+    crate::util::checkpoint_records(path)
 }
 
 /// Waits until the checkpoint holds the records of the held run, then sends `signals` to it.
 fn kill_mid_run(child: &mut Child, path: &Path, signals: &[&str]) -> ExitStatus {
-    let start = Instant::now();
-    while records(path) < HOLD {
-        assert!(start.elapsed() < Duration::from_secs(120), "no records");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    crate::util::poll_until("the held run's records", 120, || records(path) >= HOLD);
     assert!(
         child.try_wait().unwrap().is_none(),
         "the run ended before it could be killed"
@@ -75,7 +66,7 @@ fn kill_mid_run(child: &mut Child, path: &Path, signals: &[&str]) -> ExitStatus 
     for signal in signals {
         send(child, signal);
     }
-    child.wait().unwrap()
+    crate::util::wait_within(child, 120)
 }
 
 fn send(child: &Child, signal: &str) {
@@ -250,11 +241,7 @@ fn a_time_limit_s_repeated_sigterm_still_stops_cleanly() {
     let (_dir, path) = scratch("n16.ckpt");
     let args = long_run(&path);
     let mut child = spawn(&args);
-    let start = Instant::now();
-    while records(&path) < HOLD {
-        assert!(start.elapsed() < Duration::from_secs(120), "no records");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    crate::util::poll_until("the held run's records", 120, || records(&path) >= HOLD);
     for signal in ["CONT", "TERM", "CONT", "TERM"] {
         send(&child, signal);
         std::thread::sleep(Duration::from_millis(20));
@@ -304,7 +291,7 @@ fn without_a_checkpoint_an_interrupt_says_the_work_is_lost() {
     stderr.read_line(&mut line).unwrap();
     assert!(line.starts_with("progress"), "{line}");
     send(&child, "INT");
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(crate::util::wait_within(&mut child, 120).code(), Some(130));
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("the work so far is lost"), "{rest}");
@@ -545,14 +532,11 @@ fn a_resumed_shard_reports_the_time_of_all_its_runs() {
     // The first run is held mid-shard for a while, then stopped cleanly by SIGINT: its time line
     // says how long it took.
     let mut child = spawn(&args);
-    let start = Instant::now();
-    while records(&path) < HOLD {
-        assert!(start.elapsed() < Duration::from_secs(120), "no records");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    crate::util::poll_until("the held run's records", 120, || records(&path) >= HOLD);
+    // Held a while, so that its time line has something to say.
     std::thread::sleep(Duration::from_millis(300));
     send(&child, "INT");
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(crate::util::wait_within(&mut child, 120).code(), Some(130));
     let text = fs::read_to_string(&path).unwrap();
     let first: Vec<&str> = text
         .lines()
@@ -611,7 +595,7 @@ fn a_count_of_over_an_hour_says_how_long_before_it_starts() {
     drop(done);
     watchdog.join().unwrap();
     send(&child, "INT");
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(crate::util::wait_within(&mut child, 120).code(), Some(130));
     assert!(
         said.starts_with("n = 23: this count will take about ")
             && said.contains(" h on 2 threads (95% interval ")

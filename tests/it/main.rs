@@ -5,6 +5,7 @@ mod cli;
 mod counts;
 mod docs;
 mod join;
+mod layout;
 mod limits;
 mod longrun;
 mod parsers;

@@ -39,23 +39,11 @@ fn held_then(dir: &Path, i: u32, signal: i32) -> std::process::ExitStatus {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let records = || {
-        std::fs::read_to_string(&ckpt).map_or(0, |t| {
-            t.lines()
-                .skip(1)
-                .filter(|l| !l.starts_with("time "))
-                .count()
-        })
-    };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while records() < 5 {
-        assert!(std::time::Instant::now() < deadline, "no records");
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) only signals the child this test started and still waits for.
-    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
-    child.wait().unwrap()
+    crate::util::poll_until("5 records in the checkpoint", 120, || {
+        crate::util::checkpoint_records(&ckpt) >= 5
+    });
+    crate::util::signal(&child, signal);
+    crate::util::wait_within(&mut child, 120)
 }
 
 fn json(dir: &Path, extra: &[&str]) -> Value {
@@ -96,14 +84,9 @@ fn status_tells_done_under_way_stalled_and_not_started_shards() {
         .args(["sleep", "120"])
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while json(dir.path(), &[])["stopped"] != serde_json::json!([]) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the lock is never seen"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    crate::util::poll_until("the lock to be seen", 60, || {
+        json(dir.path(), &[])["stopped"] == serde_json::json!([])
+    });
     assert_eq!(json(dir.path(), &[])["array"], "5-8");
     let status = std::process::Command::new("touch")
         .args(["-d", "3 hours ago"])

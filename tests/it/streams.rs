@@ -69,17 +69,24 @@ fn a_shard_whose_file_was_written_succeeds_whatever_stderr_does() {
 fn a_signal_gives_its_status_with_stderr_closed() {
     let (_dir, checkpoint) = scratch("n16.ckpt");
     // The run holds after 5 subproblems until a signal comes (a test-only setting), so the
-    // signal finds it under way however fast the machine is.
+    // signal finds it under way however fast the machine is; it is sent once the checkpoint
+    // holds them, when the handler is long installed. `exec` makes the shell the program, with
+    // descriptor 2 closed.
     let script = format!(
-        "NQUEENS_TEST_HOLD_AFTER=5 '{}' count 16 --engine mirror -j 1 --split-depth 4 \
-         --checkpoint '{}' 2>&- & pid=$!; sleep 1; kill -INT $pid; wait $pid",
+        "exec '{}' count 16 --engine mirror -j 1 --split-depth 4 --checkpoint '{}' 2>&-",
         binary().display(),
         checkpoint.display()
     );
-    let out = std::process::Command::new("sh")
+    let mut child = std::process::Command::new("sh")
         .arg("-c")
         .arg(script)
-        .output()
+        .env("NQUEENS_TEST_HOLD_AFTER", "5")
+        .spawn()
         .unwrap();
-    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    crate::util::poll_until("5 records in the checkpoint", 120, || {
+        crate::util::checkpoint_records(&checkpoint) >= 5
+    });
+    crate::util::signal(&child, libc::SIGINT);
+    let status = crate::util::wait_within(&mut child, 60);
+    assert_eq!(status.code(), Some(130), "{status:?}");
 }

@@ -97,3 +97,84 @@ pub fn under_ulimit(kib: u32, args: &str) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// Every Rust source file under `dir`, depth first.
+pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Whether a line names a commit (a hexadecimal word of 7 to 40 lowercase digits with letters
+/// and digits both), a machine or a date: what ages with a measurement, and belongs in
+/// docs/performance.md and the commit messages, not in the design or the code.
+pub fn dated(line: &str) -> bool {
+    let hash = line
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| {
+            (7..=40).contains(&word.len())
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+                && word.chars().any(|c| c.is_ascii_digit())
+                && word.chars().any(|c| c.is_ascii_alphabetic())
+        });
+    let machine = [
+        "EPYC", "Xeon", "Zen ", "Ryzen", "Graviton", "Sapphire", "2026-",
+    ]
+    .iter()
+    .any(|m| line.contains(m));
+    hash || machine
+}
+
+/// The records of the checkpoint at `path`: its lines but the header and the time lines.
+pub fn checkpoint_records(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| {
+        t.lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("time "))
+            .count()
+    })
+}
+
+/// Polls `done` every few milliseconds until it holds; the test fails, saying `what` it waited
+/// for, after `seconds`.
+pub fn poll_until(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited {seconds} s for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Waits for `child` at most `seconds`: a test that would hang fails instead, its child killed.
+pub fn wait_within(child: &mut std::process::Child, seconds: u64) -> std::process::ExitStatus {
+    let mut status = None;
+    let waited = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        poll_until("the process to end", seconds, || {
+            status = child.try_wait().unwrap();
+            status.is_some()
+        })
+    }));
+    if let Err(panic) = waited {
+        let _ = child.kill();
+        let _ = child.wait();
+        std::panic::resume_unwind(panic);
+    }
+    status.unwrap()
+}
+
+/// Sends signal `signal` to `child`, which the test started and has not waited for yet.
+pub fn signal(child: &std::process::Child, signal: i32) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) only signals the test's own child, not yet reaped.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+}

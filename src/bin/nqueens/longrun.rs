@@ -82,8 +82,8 @@ const CLUSTER_ABOVE: f64 = 30.0 * 86_400.0;
 /// seconds, in one unit a person reads (hours, days, years); `same` is the estimate's options
 /// that price the same plan.
 fn priced_line(n: u32, threads: usize, wall: f64, margin: f64, same: &str) -> String {
-    let unit = crate::commands::estimate::unit_of(wall);
-    let at = |s: f64| crate::commands::estimate::in_unit(s, unit);
+    let unit = crate::units::unit_of(wall);
+    let at = |s: f64| crate::units::in_unit(s, unit);
     let interval = if margin < wall {
         format!(
             "95% interval {} to {}",
@@ -99,7 +99,7 @@ fn priced_line(n: u32, threads: usize, wall: f64, margin: f64, same: &str) -> St
          sample); to measure it closer first: nqueens estimate {n} -j {threads}{same} \
          --seconds 60",
         at(wall),
-        crate::report::plural(threads, "thread"),
+        crate::units::plural(threads, "thread"),
     );
     if wall > CLUSTER_ABOVE {
         line += &format!(

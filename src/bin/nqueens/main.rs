@@ -17,6 +17,7 @@ mod manual;
 mod progress;
 mod report;
 mod streams;
+mod units;
 
 use std::process::ExitCode;
 

@@ -7,6 +7,8 @@
 use std::io::IsTerminal;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
+
+use crate::units::clock;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -319,12 +321,6 @@ impl std::fmt::Display for Snapshot {
     }
 }
 
-/// `h:mm:ss`.
-pub fn clock(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
 /// A rate with an SI prefix: `1.94 M`.
 fn human(x: f64) -> String {
     let (value, unit) = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
@@ -353,7 +349,6 @@ mod tests {
 
     #[test]
     fn clocks_and_rates_read_well() {
-        assert_eq!(clock(Duration::from_secs(3 * 3600 + 62)), "3:01:02");
         assert_eq!(human(1_940_000.0), "1.94 M");
         assert_eq!(human(12.0), "12.00");
     }

@@ -92,11 +92,6 @@ pub fn table_row(r: &Report) -> String {
     )
 }
 
-/// `k` and the noun `what`, in the plural unless `k` is 1: "1 thread", "2 threads".
-pub fn plural(k: usize, what: &str) -> String {
-    format!("{k} {what}{}", if k == 1 { "" } else { "s" })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,14 +24,12 @@ pub fn print(bytes: impl AsRef<[u8]>) -> io::Result<()> {
 /// written there is nowhere left to say so, and the run's result (its exit status, its files)
 /// must not depend on it.
 pub fn say(message: &str) {
-    // The unit tests' notes go where the test harness captures them, so a test run stays quiet.
-    #[cfg(test)]
-    eprintln!("{message}");
-    #[cfg(not(test))]
-    {
-        let mut err = io::stderr().lock();
-        let _ = writeln!(err, "{message}");
-    }
+    say_to(&mut io::stderr().lock(), message);
+}
+
+/// [`say`] to `out`: a failed write is dropped, never a panic (`eprintln!` panics).
+fn say_to(out: &mut impl Write, message: &str) {
+    let _ = writeln!(out, "{message}");
 }
 
 /// Whether descriptor 1 was open when the process started. Rust's runtime opens /dev/null on a
@@ -63,8 +61,23 @@ extern "C" fn record_stdout() {
 mod tests {
     use super::*;
 
+    /// A stream that refuses every write, as a full disk or a closed descriptor does.
+    struct Refusing;
+
+    impl Write for Refusing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::other("no space left on the device"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::Error::other("no space left on the device"))
+        }
+    }
+
     #[test]
-    fn a_note_never_panics() {
-        say("a note");
+    fn a_note_is_written_whole_or_dropped_without_a_panic() {
+        let mut written = Vec::new();
+        say_to(&mut written, "a note");
+        assert_eq!(written, b"a note\n");
+        say_to(&mut Refusing, "a note nobody can read");
     }
 }

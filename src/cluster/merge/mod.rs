@@ -44,10 +44,10 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::cluster::host;
-use crate::cluster::partial::{FORMAT, FORMAT_VERSIONS_READ};
+use crate::cluster::partial::{FORMAT_VERSIONS_READ, SHARD_FORMAT};
 use crate::cluster::{PartialResult, Partition, Shard};
-use crate::text::plural;
-use crate::text::{capped, excerpt};
+use crate::util::text::plural;
+use crate::util::text::{capped, excerpt};
 use crate::Plan;
 use crate::{Counts, Options};
 
@@ -87,7 +87,7 @@ pub struct Merged {
 
 /// Why a set of partial results does not add up to a count.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
+pub enum MergeError {
     /// Nothing to merge.
     #[error("nothing to merge: give the shard result files")]
     Empty,
@@ -150,7 +150,7 @@ fn list<T: Display>(items: &[T]) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Quorum {
     /// One count of each shard where the published table checks the total (n ≤ 27); above,
-    /// refused ([`Error::NoQuorum`]).
+    /// refused ([`MergeError::NoQuorum`]).
     #[default]
     Default,
     /// Each shard counted on this many different machines (1: one count is enough, also above
@@ -165,12 +165,12 @@ pub enum Quorum {
 
 /// Checks and sums `inputs` with the default [`Quorum`]; `threads` only speeds up rebuilding
 /// the partition.
-pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, Error> {
+pub fn merge(inputs: &[Input], threads: usize) -> Result<Merged, MergeError> {
     merge_with(inputs, threads, Quorum::Default)
 }
 
 /// Checks and sums `inputs`, each shard counted on as many hosts as `quorum` asks.
-pub fn merge_with(inputs: &[Input], threads: usize, quorum: Quorum) -> Result<Merged, Error> {
+pub fn merge_with(inputs: &[Input], threads: usize, quorum: Quorum) -> Result<Merged, MergeError> {
     let mut reader = Reader::default();
     for input in inputs {
         reader.add(input);
@@ -296,7 +296,7 @@ impl Reader {
 
     /// Checks and sums what was read, each shard counted on as many hosts as `quorum` asks;
     /// `threads` only speeds up rebuilding the partition.
-    pub fn merge(self, threads: usize, quorum: Quorum) -> Result<Merged, Error> {
+    pub fn merge(self, threads: usize, quorum: Quorum) -> Result<Merged, MergeError> {
         check(self.read, self.broken, threads, quorum)
     }
 
@@ -304,7 +304,7 @@ impl Reader {
     /// one of its two decompositions (campaign.md: a count confirmed by the other
     /// decomposition): then each is merged on its own, and both are returned, whole units first.
     /// Shards of the two mixed in one set are still refused as of different runs.
-    pub fn merge_each(self, threads: usize, quorum: Quorum) -> Result<Vec<Merged>, Error> {
+    pub fn merge_each(self, threads: usize, quorum: Quorum) -> Result<Vec<Merged>, MergeError> {
         const N: usize = 0;
         const ENGINE: usize = 1;
         const PLAN: usize = 5;
@@ -331,7 +331,7 @@ impl Reader {
             match check(group, Vec::new(), threads, quorum) {
                 Ok(merged) => each.push(merged),
                 // Shards of each where the other's are missing: one set, mixed.
-                Err(Error::Missing { .. }) => return Err(mixed(threads)),
+                Err(MergeError::Missing { .. }) => return Err(mixed(threads)),
                 Err(e) => return Err(e),
             }
         }
@@ -357,9 +357,9 @@ impl Object {
         };
         let run = RUN_FIELDS.map(|(_, key)| field(key));
         let version = field("format_version");
-        let what = if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        let what = if v.get("format").and_then(Value::as_str) != Some(SHARD_FORMAT) {
             Kind::Foreign(format!(
-                "{name} is not an nqueens shard result (no \"format\": \"{FORMAT}\")"
+                "{name} is not an nqueens shard result (no \"format\": \"{SHARD_FORMAT}\")"
             ))
         } else {
             match serde_json::from_value::<PartialResult>(v) {
@@ -413,7 +413,7 @@ fn check(
     broken: Vec<String>,
     threads: usize,
     quorum: Quorum,
-) -> Result<Merged, Error> {
+) -> Result<Merged, MergeError> {
     let results = readable(read, broken)?;
     let first = &results[0].1;
     let quorum = quorum_for(quorum, first.n)?;
@@ -431,12 +431,15 @@ type ByShard<'a> = BTreeMap<u32, Vec<(&'a str, &'a PartialResult)>>;
 
 /// The results of the files read, when every one parsed, is a shard result of one run, and is
 /// in a format version this program reads.
-fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, PartialResult)>, Error> {
+fn readable(
+    read: Vec<Object>,
+    broken: Vec<String>,
+) -> Result<Vec<(String, PartialResult)>, MergeError> {
     if read.is_empty() && broken.is_empty() {
-        return Err(Error::Empty);
+        return Err(MergeError::Empty);
     }
     if !broken.is_empty() {
-        return Err(Error::Malformed(broken));
+        return Err(MergeError::Malformed(broken));
     }
     let foreign: Vec<String> = read
         .iter()
@@ -446,7 +449,7 @@ fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, Parti
         })
         .collect();
     if !foreign.is_empty() {
-        return Err(Error::Malformed(foreign));
+        return Err(MergeError::Malformed(foreign));
     }
     // Runs are compared before the fields are read, so that a result of another run is called
     // that even when this program cannot read it (another version, an unknown engine).
@@ -465,7 +468,7 @@ fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, Parti
     }
     if !unreadable.is_empty() {
         let versions: Vec<String> = FORMAT_VERSIONS_READ.iter().map(u32::to_string).collect();
-        return Err(Error::Malformed(
+        return Err(MergeError::Malformed(
             unreadable
                 .into_iter()
                 .map(|(version, names)| {
@@ -473,7 +476,7 @@ fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, Parti
                         "{} {} format version {version}; this nqueens reads versions {}",
                         list(&names),
                         if names.len() == 1 { "has" } else { "have" },
-                        crate::text::and_list(&versions)
+                        crate::util::text::and_list(&versions)
                     )
                 })
                 .collect(),
@@ -488,24 +491,24 @@ fn readable(read: Vec<Object>, broken: Vec<String>) -> Result<Vec<(String, Parti
         }
     }
     if !damaged.is_empty() {
-        return Err(Error::Malformed(damaged));
+        return Err(MergeError::Malformed(damaged));
     }
     Ok(results)
 }
 
 /// The hosts every shard must be counted on: as asked, or by default 1 where the table checks
 /// the total and none (an error) where it cannot.
-fn quorum_for(quorum: Quorum, n: u32) -> Result<(u32, bool), Error> {
+fn quorum_for(quorum: Quorum, n: u32) -> Result<(u32, bool), MergeError> {
     match quorum {
         Quorum::Hosts(q) => Ok((q.max(1), false)),
         Quorum::HostsByName(q) => Ok((q.max(1), true)),
-        Quorum::Default if crate::known::known(n).is_some() => Ok((1, false)),
-        Quorum::Default => Err(Error::NoQuorum { n }),
+        Quorum::Default if crate::truth::known::known(n).is_some() => Ok((1, false)),
+        Quorum::Default => Err(MergeError::NoQuorum { n }),
     }
 }
 
 /// The results by the shard each one is, before anything is built for its K.
-fn by_shard(results: &[(String, PartialResult)]) -> Result<ByShard<'_>, Error> {
+fn by_shard(results: &[(String, PartialResult)]) -> Result<ByShard<'_>, MergeError> {
     let mut foreign = Vec::new();
     let mut by_shard: BTreeMap<u32, Vec<(&str, &PartialResult)>> = BTreeMap::new();
     for (name, r) in results {
@@ -515,7 +518,7 @@ fn by_shard(results: &[(String, PartialResult)]) -> Result<ByShard<'_>, Error> {
         }
     }
     if !foreign.is_empty() {
-        return Err(Error::Foreign(foreign));
+        return Err(MergeError::Foreign(foreign));
     }
 
     Ok(by_shard)
@@ -523,7 +526,7 @@ fn by_shard(results: &[(String, PartialResult)]) -> Result<ByShard<'_>, Error> {
 
 /// The warnings for copies of a shard with one total (counted once); an error for copies with
 /// different totals.
-fn copies(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<Vec<String>, Error> {
+fn copies(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<Vec<String>, MergeError> {
     let mut warnings = Vec::new();
     let mut conflicts = Vec::new();
     for (index, copies) in by_shard {
@@ -554,7 +557,7 @@ fn copies(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<Vec<String>, E
         }
     }
     if !conflicts.is_empty() {
-        return Err(Error::Conflict(conflicts));
+        return Err(MergeError::Conflict(conflicts));
     }
     Ok(warnings)
 }
@@ -565,7 +568,7 @@ fn on_enough_hosts(
     by_shard: &ByShard,
     (quorum, by_name): (u32, bool),
     shards: u32,
-) -> Result<(), Error> {
+) -> Result<(), MergeError> {
     if quorum <= 1 {
         // One copy of each shard: whose machine counted it does not matter.
         return Ok(());
@@ -593,7 +596,7 @@ fn on_enough_hosts(
         })
         .collect();
     if !short.is_empty() {
-        return Err(Error::Quorum { quorum, short });
+        return Err(MergeError::Quorum { quorum, short });
     }
     Ok(())
 }
@@ -603,7 +606,7 @@ fn complete(
     by_shard: &ByShard,
     results: &[(String, PartialResult)],
     shards: u32,
-) -> Result<(), Error> {
+) -> Result<(), MergeError> {
     let missing: Vec<u32> = Shard::all(shards)
         .map(Shard::index)
         .filter(|i| !by_shard.contains_key(i))
@@ -613,7 +616,7 @@ fn complete(
             .iter()
             .map(|(name, r)| format!("{name} (shard {})", r.shard))
             .collect();
-        return Err(Error::Missing {
+        return Err(MergeError::Missing {
             missing,
             shards,
             read: list(&read),
@@ -625,19 +628,20 @@ fn complete(
 
 /// The plan the results were counted by, rebuilt, with every result held to it and to its
 /// shard's subproblems.
-fn held_to_plan(results: &[(String, PartialResult)], threads: usize) -> Result<Plan, Error> {
+fn held_to_plan(results: &[(String, PartialResult)], threads: usize) -> Result<Plan, MergeError> {
     let first = &results[0].1;
     let mut foreign = Vec::new();
     let options = Options::default()
         .with_threads(threads)
         .with_engine(Some(first.engine))
         .with_split_depth(Some(first.split_depth));
-    let plan_error = |source| Error::Plan {
+    let plan_error = |source| MergeError::Plan {
         input: results[0].0.clone(),
         source,
     };
     // The files agree on their fingerprint (RUN_FIELDS), which says their decomposition.
-    let plan = crate::engines::outline_of(first.n, &options, &first.plan).map_err(plan_error)?;
+    let plan =
+        crate::plan::choose::outline_of(first.n, &options, &first.plan).map_err(plan_error)?;
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
     let fingerprint = format!("{:08x}", plan.fingerprint());
@@ -676,20 +680,20 @@ fn held_to_plan(results: &[(String, PartialResult)], threads: usize) -> Result<P
         }
     }
     if !foreign.is_empty() {
-        return Err(Error::Foreign(foreign));
+        return Err(MergeError::Foreign(foreign));
     }
 
     Ok(plan)
 }
 
 /// The merged count: one copy of each shard, their totals and times summed.
-fn fold(by_shard: &ByShard, plan: &Plan, warnings: Vec<String>) -> Result<Merged, Error> {
+fn fold(by_shard: &ByShard, plan: &Plan, warnings: Vec<String>) -> Result<Merged, MergeError> {
     let shards: Vec<PartialResult> = by_shard.values().map(|c| c[0].1.clone()).collect();
     let total = shards
         .iter()
         .try_fold(0u128, |sum, r| sum.checked_add(r.total))
         .ok_or_else(|| {
-            Error::Malformed(vec![
+            MergeError::Malformed(vec![
                 "the shards' totals add up to more than 2^128: they cannot be counts".to_string(),
             ])
         })?;
@@ -716,7 +720,7 @@ fn same<T, K: Ord + Display>(
     items: &[(String, T)],
     field: &'static str,
     key: impl Fn(&T) -> K,
-) -> Result<(), Error> {
+) -> Result<(), MergeError> {
     let mut groups: BTreeMap<K, Vec<&str>> = BTreeMap::new();
     for (name, item) in items {
         groups.entry(key(item)).or_default().push(name);
@@ -724,7 +728,7 @@ fn same<T, K: Ord + Display>(
     if groups.len() <= 1 {
         return Ok(());
     }
-    Err(Error::Mixed {
+    Err(MergeError::Mixed {
         field,
         groups: groups
             .into_iter()

@@ -35,10 +35,6 @@ use units::Unit;
 
 use crate::{Decomposition, Error};
 
-/// The largest board the join engine takes: every board nqueens takes ([`crate::MAX_N`]); its
-/// keys, two windows of 2⌊n/2⌋ - 1 diagonals, fit in 64 bits.
-pub(crate) const MAX_JOIN_N: u32 = crate::MAX_N;
-
 /// The largest board whose quadrants may be held in a table (4.8 GiB at n = 24).
 pub(crate) const MAX_TABLE_N: u32 = 24;
 
@@ -152,7 +148,7 @@ impl Join {
                     n,
                     table,
                     budget,
-                    available: crate::memory::available(),
+                    available: crate::system::memory::available(),
                 },
                 Quadrant::OnDemand => Join::too_small(n, Some(budget), threads),
             })
@@ -520,7 +516,7 @@ pub(crate) const DEFAULT_THREAD_BYTES: u64 = 2 << 30;
 /// The budget of a run that names none: half of what this process may take
 /// (`memory::available`: free memory, its control group, `ulimit -v`).
 pub(crate) fn default_budget() -> Option<u64> {
-    crate::memory::available().map(|a| a / 2)
+    crate::system::memory::available().map(|a| a / 2)
 }
 
 impl Join {
@@ -541,7 +537,7 @@ impl Join {
         } else {
             let (n, low) = (self.n, units::block_low(self.n));
             let rest = (n / 2).saturating_sub(block.count_ones());
-            let mut rng = crate::rng::SplitMix64(u64::from(block));
+            let mut rng = crate::util::rng::SplitMix64(u64::from(block));
             let mut found = 0u64;
             for _ in 0..BLOCK_PROBES {
                 units::units_of(n, block | rng.subset(low, rest), |_| found += 1);
@@ -562,8 +558,8 @@ impl Join {
         let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
         // The quarter turn keeps the west halves whose queen in the middle row stands in some
         // of the h columns, left of the level column ([`units::level_column`]): about that
-        // share of them. Priced with the level column too, as when its (always empty) list was
-        // made (until 45ccc8a): shards are dealt out by these prices, and a shard of an odd
+        // share of them. Priced with the level column too, as when earlier builds made its
+        // (always empty) list: shards are dealt out by these prices, and a shard of an odd
         // board written by an earlier build keeps its subproblems, so it still merges.
         let h = self.n / 2;
         let cols = units::level_column(self.n, unit).map_or(h, |t| t + 1);
@@ -717,7 +713,7 @@ mod tests {
                         };
                         let total: u64 =
                             (0..join.blocks().len()).map(|b| join.count_block(b)).sum();
-                        let known = crate::known::known(n).unwrap().total;
+                        let known = crate::truth::known::known(n).unwrap().total;
                         assert_eq!(
                             u128::from(total),
                             known,

@@ -127,7 +127,7 @@ impl Quadrants {
     pub(crate) fn build(n: u32) -> Result<Quadrants, TryReserveError> {
         let mut q = Quadrants::outline(n)?;
         let total = q.offsets[q.offsets.len() - 1] as usize;
-        crate::memory::fallibly(|| q.packed.try_reserve_exact(total))?;
+        crate::system::memory::fallibly(|| q.packed.try_reserve_exact(total))?;
         q.packed.resize(total, 0u64);
         q.store = Store::Table;
         q.d1_bits = (1 << LAST_COLUMN) - 1;
@@ -205,7 +205,7 @@ impl Quadrants {
             return Ok(());
         }
         let mut ending = Vec::new();
-        crate::memory::fallibly(|| ending.try_reserve_exact((groups - first) * cols))?;
+        crate::system::memory::fallibly(|| ending.try_reserve_exact((groups - first) * cols))?;
         ending.resize((groups - first) * cols, 0u16);
         let (offsets, packed) = (&self.offsets, &self.packed);
         ending
@@ -236,7 +236,7 @@ impl Quadrants {
             tally[g + 1].fetch_add(1, Ordering::Relaxed);
         });
         let mut counts = Vec::new();
-        crate::memory::fallibly(|| counts.try_reserve_exact(groups + 1))?;
+        crate::system::memory::fallibly(|| counts.try_reserve_exact(groups + 1))?;
         let mut sum = 0;
         counts.extend(tally.iter().map(|c| {
             sum += c.load(Ordering::Relaxed);
@@ -324,8 +324,8 @@ impl Quadrants {
     }
 
     /// [`Quadrants::group`] on demand: kept in `made`, or made there. Not inlined, so that a
-    /// table's reads stay a few instructions in the joins (inlined, this path cost `count 16
-    /// -j 1` 1.7% more instructions with a table).
+    /// table's reads stay a few instructions in the joins (inlined, this path grows the hot
+    /// loop of a count with a table, which never takes it).
     #[inline(never)]
     fn made_group<'a>(&self, row_set: u32, col_set: u32, made: &'a mut Made) -> &'a [u64] {
         made.group(row_set, col_set, |out| {
@@ -399,16 +399,17 @@ impl Quadrants {
 
 /// The groups made on demand for one east row set, kept while it is counted: its units' west
 /// halves read the same groups again (the units of a row set share their north or their south
-/// rows), and its east halves some of them. Measured on a shard of `count 25`, 60% of the
-/// placements made on demand were of a group made before for the same row set. Cleared for each
+/// rows), and its east halves some of them: most of the placements made on demand are of a
+/// group made before for the same row set. Cleared for each
 /// row set ([`Made::clear`]), so that a count and an estimate's draw (one row set) see the same
 /// hits; it keeps at most its capacity in placements, and makes the rest in a buffer of its own
 /// each time they are asked for.
 #[derive(Debug, Default)]
 pub(crate) struct Made {
     /// Where each kept group is in `kept`: `(row_set << 32 | col_set)` ↦ its start and end.
-    /// Hashed by FNV (the crate the shard digests use): with the standard library's SipHash the
-    /// hashing was 6.2% of `count 19 --memory 8M -j 1`.
+    /// Hashed by FNV (the crate the shard digests use): the keys are the program's own, and the
+    /// standard library's SipHash, made to resist chosen keys, took a visible share of a count
+    /// made on demand.
     at: fnv::FnvHashMap<u64, (usize, usize)>,
     /// The kept groups' placements, group after group.
     kept: Vec<u64>,
@@ -445,7 +446,9 @@ impl Made {
         }
         if end > self.kept.capacity() {
             let grown = (2 * self.kept.capacity()).clamp(end, self.capacity);
-            if crate::memory::fallibly(|| self.kept.try_reserve_exact(grown - start)).is_err() {
+            if crate::system::memory::fallibly(|| self.kept.try_reserve_exact(grown - start))
+                .is_err()
+            {
                 return &self.spare;
             }
         }
@@ -513,7 +516,7 @@ fn place(n: u32, rows: u32, row_set: u32, col_set: u32, out: &mut Vec<u64>) {
 /// `len` zeros that threads may add to at once, or the error of allocating them.
 fn atomic_zeros(len: usize) -> Result<Vec<AtomicU32>, TryReserveError> {
     let mut v = Vec::new();
-    crate::memory::fallibly(|| v.try_reserve_exact(len))?;
+    crate::system::memory::fallibly(|| v.try_reserve_exact(len))?;
     v.resize_with(len, || AtomicU32::new(0));
     Ok(v)
 }

@@ -518,11 +518,11 @@ mod tests {
     /// [`count_runs`] against every pair, one by one, on random keys in random classes.
     #[test]
     fn counted_by_runs_is_the_sum_over_every_pair() {
-        let mut rng = crate::rng::SplitMix64(5);
+        let mut rng = crate::util::rng::SplitMix64(5);
         for round in 0..200 {
             let n = 2 * (1 + round % 8) as u32;
             let levels = (n / 2) as u64;
-            let side = |rng: &mut crate::rng::SplitMix64, len: u64| {
+            let side = |rng: &mut crate::util::rng::SplitMix64, len: u64| {
                 let mut classes: Vec<(Class, u64)> = (0..len)
                     .map(|_| {
                         let level = (rng.next() % levels) as Level;

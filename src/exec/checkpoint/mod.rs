@@ -53,13 +53,13 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::kernel::Search;
 use crate::plan::Plan;
-use crate::text::{capped, excerpt};
-use crate::time::process_cpu;
+use crate::search::kernel::Search;
+use crate::system::time::process_cpu;
+use crate::util::text::{capped, excerpt};
 
 /// The version of the file format this program writes; it reads this one and version 2.
-pub const FORMAT: u32 = 3;
+pub const CHECKPOINT_FORMAT: u32 = 3;
 /// How often a run writes its time so far, while it records.
 pub(crate) const TIME_EVERY: Duration = Duration::from_secs(60);
 /// How often the writer thread appends the records handed in to the file.
@@ -71,7 +71,7 @@ const MAGIC: &str = "nqueens-checkpoint";
 
 /// Everything that can be wrong with a checkpoint; each message names the file and the place.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub enum CheckpointError {
     /// The file could not be read, created or written.
     #[error("cannot {action} checkpoint {path}: {source}")]
     Io {
@@ -131,7 +131,7 @@ impl Identity {
     pub fn new(plan: &Plan, count_nodes: bool, selection: &str) -> Identity {
         let fingerprint = plan.fingerprint();
         let fields = [
-            ("format", FORMAT.to_string()),
+            ("format", CHECKPOINT_FORMAT.to_string()),
             ("program", env!("CARGO_PKG_VERSION").to_string()),
             ("n", plan.n().to_string()),
             ("engine", plan.engine().name().to_string()),
@@ -250,12 +250,12 @@ enum Problem {
 }
 
 impl Problem {
-    fn at(self, path: &Path) -> Error {
+    fn at(self, path: &Path) -> CheckpointError {
         let path = path.to_path_buf();
         match self {
-            Problem::NotACheckpoint => Error::NotACheckpoint { path },
-            Problem::OtherRun(differences) => Error::OtherRun { path, differences },
-            Problem::Damaged(line, why) => Error::Damaged { path, line, why },
+            Problem::NotACheckpoint => CheckpointError::NotACheckpoint { path },
+            Problem::OtherRun(differences) => CheckpointError::OtherRun { path, differences },
+            Problem::Damaged(line, why) => CheckpointError::Damaged { path, line, why },
         }
     }
 }
@@ -263,8 +263,8 @@ impl Problem {
 /// Reads the checkpoint at `path` for `identity` without its lock, for a view of a run that may
 /// still be writing it: what it holds so far, checked as a resume checks it (a torn last line
 /// is a record being written, left out).
-pub(crate) fn read_unlocked(path: &Path, identity: &Identity) -> Result<Saved, Error> {
-    let bytes = fs::read(path).map_err(|source| Error::Io {
+pub(crate) fn read_unlocked(path: &Path, identity: &Identity) -> Result<Saved, CheckpointError> {
+    let bytes = fs::read(path).map_err(|source| CheckpointError::Io {
         action: "read",
         path: path.to_path_buf(),
         source,
@@ -439,10 +439,10 @@ impl Writer {
     /// torn by a crash).
     ///
     /// A torn last record is cut off the file, so the records appended next stay whole.
-    pub fn open(path: &Path, identity: &Identity) -> Result<(Writer, Saved), Error> {
+    pub fn open(path: &Path, identity: &Identity) -> Result<(Writer, Saved), CheckpointError> {
         let io_error = |action| {
             let path = path.to_path_buf();
-            move |source| Error::Io {
+            move |source| CheckpointError::Io {
                 action,
                 path,
                 source,
@@ -456,7 +456,7 @@ impl Writer {
             }
             // A device is no checkpoint (and /dev/zero would never end).
             Ok(meta) if !meta.is_file() => {
-                return Err(Error::NotACheckpoint {
+                return Err(CheckpointError::NotACheckpoint {
                     path: path.to_path_buf(),
                 })
             }
@@ -542,8 +542,8 @@ impl Writer {
     }
 
     /// Writes and syncs every record handed in so far.
-    pub fn finish(mut self) -> Result<(), Error> {
-        self.close().map_err(|source| Error::Io {
+    pub fn finish(mut self) -> Result<(), CheckpointError> {
+        self.close().map_err(|source| CheckpointError::Io {
             action: "write",
             path: self.path.clone(),
             source,
@@ -573,7 +573,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Takes the exclusive lock of the open checkpoint `file` (held until it is closed), or says who
 /// holds it.
-fn lock_file(file: &File, path: &Path) -> Result<(), Error> {
+fn lock_file(file: &File, path: &Path) -> Result<(), CheckpointError> {
     // `nqueens status` holds a shared lock for a moment to see whether a run writes the file
     // ([`in_use`]): a run that starts then waits that moment out, not a second copy of itself.
     let mut tried = file.try_lock();
@@ -586,14 +586,14 @@ fn lock_file(file: &File, path: &Path) -> Result<(), Error> {
     }
     match tried {
         Ok(()) => Ok(()),
-        Err(fs::TryLockError::WouldBlock) => Err(Error::Locked {
+        Err(fs::TryLockError::WouldBlock) => Err(CheckpointError::Locked {
             path: path.to_path_buf(),
             holder: holder(file).unwrap_or_else(|| {
                 "another process (on another machine, if the file is on a shared file system)"
                     .to_string()
             }),
         }),
-        Err(fs::TryLockError::Error(source)) => Err(Error::Io {
+        Err(fs::TryLockError::Error(source)) => Err(CheckpointError::Io {
             action: "lock",
             path: path.to_path_buf(),
             source,

@@ -172,7 +172,7 @@ fn a_second_writer_is_refused_and_told_who_holds_the_file() {
     let (first, _) = Writer::open(&path, &identity()).unwrap();
     let refused = Writer::open(&path, &identity()).err().expect("refused");
     let text = refused.to_string();
-    assert!(matches!(refused, Error::Locked { .. }), "{text}");
+    assert!(matches!(refused, CheckpointError::Locked { .. }), "{text}");
     assert!(
         text.contains(&format!("is in use by process {}", std::process::id())),
         "{text}"
@@ -206,7 +206,7 @@ fn a_header_torn_by_a_crash_is_written_anew() {
     // Text of another kind, without a newline, is not taken for a torn header.
     fs::write(&path, "my notes").unwrap();
     let refused = Writer::open(&path, &identity()).err().expect("refused");
-    assert!(matches!(refused, Error::NotACheckpoint { .. }));
+    assert!(matches!(refused, CheckpointError::NotACheckpoint { .. }));
     assert_eq!(fs::read_to_string(&path).unwrap(), "my notes");
 }
 

@@ -25,7 +25,7 @@ pub enum Error {
     /// A count differed from the expected total: the run is not a valid benchmark.
     #[error(
         "WRONG COUNT: n = {n} counted {got} on {}, but the expected total is {expected}; a wrong result is no benchmark",
-        crate::report::plural(*.threads, "thread")
+        crate::units::plural(*.threads, "thread")
     )]
     WrongCount {
         /// Board size.

@@ -10,7 +10,8 @@ use nqueens::{known, Counts, Engine, Options};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// Board size; `None` calibrates one so that the run on the most threads takes at least
-    /// [`LEAST_SECONDS`] (scaling perfectly, so 1 to about 5 s on most machines).
+    /// [`LEAST_SECONDS`] if it scales perfectly: a one-thread run of about that times the most
+    /// threads, at most [`MOST_ONE_THREAD_SECONDS`].
     pub n: Option<u32>,
     /// Thread counts; empty means [`default_thread_counts`]. 1 is always measured: it is the baseline.
     pub threads: Vec<usize>,
@@ -77,7 +78,7 @@ const PROBE_SECONDS: f64 = 0.25;
 pub const LEAST_SECONDS: f64 = 1.0;
 /// The longest one-thread run the calibration aims at, however many threads there are (on a
 /// very wide machine the widest run is then shorter, and the table says so).
-const MOST_ONE_THREAD_SECONDS: f64 = 60.0;
+pub(crate) const MOST_ONE_THREAD_SECONDS: f64 = 60.0;
 /// The range the growth from one n to the next is kept within when extrapolating.
 const GROWTH: (f64, f64) = (4.0, 9.0);
 /// The calibration starts here.

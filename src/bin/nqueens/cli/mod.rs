@@ -209,14 +209,14 @@ struct EstimateArgs {
 
 const BENCH_EXAMPLES: &str = "\
 Examples:
-  nqueens bench                          n chosen so a one-thread run takes 1–3 s
+  nqueens bench                          n chosen so the widest run takes at least 1 s
   nqueens bench --n 15 --threads 1,2,8   given n and thread counts
   nqueens bench --export-json b.json --plot speedup.svg";
 
 #[derive(Debug, Args)]
 struct BenchArgs {
-    /// Board size (1 to 27, so that every count can be checked) [default: calibrated so that a
-    /// one-thread run takes about 1–3 s]
+    /// Board size (1 to 27, so that every count can be checked) [default: calibrated so that the
+    /// run on the most threads takes at least 1 s, a one-thread run at most about a minute]
     #[arg(long, value_name = "N", value_parser = parse_known_n)]
     n: Option<u32>,
 

@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 
 use crate::bench::{self, table, Event, Export, Settings};
-use crate::report::plural;
+use crate::units::plural;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::error::Error;

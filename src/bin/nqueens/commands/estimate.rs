@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::report::plural;
+use crate::units::plural;
 use nqueens::cluster::MAX_SHARDS;
 use nqueens::estimate::{estimate_watched, Estimate, Sampling, MIN_SAMPLES};
 use nqueens::Options;
@@ -12,7 +12,8 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::exit::Exit;
 use crate::interrupt;
-use crate::progress::{self, clock, note, Mode, Reading, Ticker};
+use crate::progress::{self, note, Mode, Reading, Ticker};
+use crate::units::{clock, duration, report_unit, HOUR, YEAR};
 
 /// How an estimate is written: with the time of one of `shards` shards if asked, as text or as
 /// one JSON object.
@@ -456,9 +457,6 @@ fn report(f: &Figures) -> String {
     out
 }
 
-const YEAR: f64 = 365.25 * 86_400.0;
-const HOUR: f64 = 3_600.0;
-
 /// The fewest shards of which each takes at most `limit` seconds of CPU, its plan included, by
 /// the upper end of the estimate's interval; `None` when the plan alone takes that long.
 fn shards_for(limit: f64, e: &Estimate) -> Option<u64> {
@@ -474,54 +472,6 @@ fn significant(x: f64) -> String {
         0
     };
     format!("{x:.digits$}")
-}
-
-/// A unit of time: its length in seconds and its name.
-pub(crate) type Unit = (f64, &'static str);
-
-/// The units of time a report uses, smallest first.
-const UNITS: [Unit; 5] = [
-    (1.0, "s"),
-    (60.0, "min"),
-    (3_600.0, "h"),
-    (86_400.0, "days"),
-    (YEAR, "years"),
-];
-
-/// The largest unit that keeps `seconds` readable (at least two of it; seconds below that).
-pub(crate) fn unit_of(seconds: f64) -> Unit {
-    UNITS
-        .into_iter()
-        .rev()
-        .find(|(size, _)| seconds >= 2.0 * size)
-        .unwrap_or(UNITS[0])
-}
-
-/// The one unit of a report showing `times`: the largest that keeps the smallest of them at two
-/// or more of it (as [`unit_of`]), made larger while the largest would take seven digits.
-fn report_unit(times: &[f64]) -> Unit {
-    let least = times.iter().copied().fold(f64::INFINITY, f64::min);
-    let most = times.iter().copied().fold(0.0, f64::max);
-    let from = unit_of(if least.is_finite() { least } else { 0.0 });
-    UNITS
-        .into_iter()
-        .skip_while(|unit| unit.0 < from.0)
-        .find(|unit| most / unit.0 < 1e6)
-        .unwrap_or(UNITS[4])
-}
-
-/// `seconds` in `unit`: three decimals for seconds, two for the larger units.
-pub(crate) fn in_unit(seconds: f64, (size, name): Unit) -> String {
-    if size == 1.0 {
-        format!("{seconds:.3} s")
-    } else {
-        format!("{:.2} {name}", seconds / size)
-    }
-}
-
-/// Seconds in the largest unit that keeps the number readable.
-fn duration(seconds: f64) -> String {
-    in_unit(seconds, unit_of(seconds))
 }
 
 #[cfg(test)]
@@ -672,14 +622,6 @@ mod tests {
             line.contains("1069452 (a run may have 1000000: each then 1.1 h)"),
             "{line}"
         );
-    }
-
-    #[test]
-    fn durations_read_in_their_unit() {
-        assert_eq!(duration(1.5), "1.500 s");
-        assert_eq!(duration(150.0), "2.50 min");
-        assert_eq!(duration(3.0 * 86_400.0), "3.00 days");
-        assert_eq!(duration(4.0 * YEAR), "4.00 years");
     }
 
     #[test]

@@ -36,19 +36,6 @@ pub fn run(dirs: &[PathBuf], json: bool, stalled: Duration, threads: usize) -> R
     Ok(Exit::Success)
 }
 
-/// Seconds as a person reads them: "45 s", "12 min", "3.2 h", "4.1 days", "2.3 years".
-fn readable(seconds: f64) -> String {
-    const YEAR: f64 = 365.25 * 86_400.0;
-    match seconds {
-        s if s < 10.0 => format!("{s:.2} s"),
-        s if s < 120.0 => format!("{s:.0} s"),
-        s if s < 7_200.0 => format!("{:.0} min", s / 60.0),
-        s if s < 2.0 * 86_400.0 => format!("{:.1} h", s / 3_600.0),
-        s if s < YEAR => format!("{:.1} days", s / 86_400.0),
-        s => format!("{:.2} years", s / YEAR),
-    }
-}
-
 /// The command that submits the shards to count again, from wherever it is run: the folder by
 /// its full path, and the script that laid it out by the path it recorded in the folder's
 /// `settings` (`count.sbatch`, to be found, where the folder has none).
@@ -128,10 +115,12 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
         // A run under way records its CPU time when it stops.
         format!(
             "CPU spent   {} (by the results and the stopped runs)",
-            readable(s.cpu_seconds)
+            crate::units::duration(s.cpu_seconds)
         ),
     ];
-    let left = |what: Option<f64>, of: &str| what.map(|t| format!("{} of {of}", readable(t)));
+    let left = |what: Option<f64>, of: &str| {
+        what.map(|t| format!("{} of {of}", crate::units::duration(t)))
+    };
     let known: Vec<String> = [
         left(s.cpu_left_seconds(), "CPU"),
         left(s.wall_left_seconds(), "wall time"),

@@ -95,8 +95,8 @@ pub(super) fn keep_part(
 }
 
 /// [`super::candidates`] eight placements of the longer side at a time, against each one of
-/// the shorter (a unit's west joins are short on both sides: at n = 19 its quadrant joins
-/// take 24% fewer steps than with the south side in eights, its west joins 22.5%): the
+/// the shorter (a unit's west joins are short on both sides, and eights of the longer side
+/// leave fewer lanes idle than eights of the south side): the
 /// eight candidates made side by side, those that fit stored at the cursor ([`store_kept`]),
 /// which then moves past them. The last one to seven are loaded with a mask.
 #[inline]

@@ -25,7 +25,7 @@ use std::mem::MaybeUninit;
 use super::pairs;
 use super::quadrant::{Diagonals, Made, Quadrants};
 use super::subsets::next_subset;
-use crate::isa::Vector as Isa;
+use crate::system::isa::Vector as Isa;
 
 /// Which side of the board a half's key is read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,14 +182,16 @@ fn keep_part(
         return 0;
     }
     match isa {
-        // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
+        // SAFETY: the token is made only where the CPU has AVX-512 F and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe {
+        Isa::Avx512(_) => unsafe {
             avx512::keep_part(q, placements, shift, forbid, (window, side), out)
         },
-        // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
+        // SAFETY: the token is made only where the CPU has AVX2 and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::keep_part(q, placements, shift, forbid, (window, side), out) },
+        Isa::Avx2(_) => unsafe {
+            avx2::keep_part(q, placements, shift, forbid, (window, side), out)
+        },
         _ => keep_each(placements, out, |p| {
             let (d1, d2) = q.unpack(p);
             let (d1, d2) = (d1 << shift, d2 << shift);
@@ -241,18 +243,19 @@ const SPARE: usize = 8;
 /// A method that calls [`Halves::fill_with`] with `$isa`, compiled with the instructions
 /// `$features`: one for each instruction set the quadrant joins have.
 macro_rules! fill_for {
-    ($name:ident, $features:literal, $isa:expr) => {
+    ($name:ident, $features:literal, $proof:ident, $isa:expr) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
         fn $name(
             &mut self,
+            proof: crate::system::isa::$proof,
             q: &Quadrants,
             window: Window,
             out: &mut Vec<u64>,
             limit: usize,
             buffers: &mut Buffers,
         ) -> bool {
-            self.fill_with($isa, q, window, out, limit, buffers)
+            self.fill_with($isa(proof), q, window, out, limit, buffers)
         }
     };
 }
@@ -324,18 +327,20 @@ impl Halves {
         buffers: &mut Buffers,
     ) -> bool {
         match Isa::of_this_cpu() {
-            // SAFETY: the CPU has AVX-512 F, AVX2 and popcnt.
+            // SAFETY: the token is made only where the CPU has AVX-512 F, AVX2 and popcnt.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { self.fill_avx512(q, window, out, limit, buffers) },
-            // SAFETY: the CPU has AVX2 and popcnt.
+            Isa::Avx512(proof) => unsafe {
+                self.fill_avx512(proof, q, window, out, limit, buffers)
+            },
+            // SAFETY: the token is made only where the CPU has AVX2 and popcnt.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { self.fill_avx2(q, window, out, limit, buffers) },
+            Isa::Avx2(proof) => unsafe { self.fill_avx2(proof, q, window, out, limit, buffers) },
             _ => self.fill_with(Isa::Plain, q, window, out, limit, buffers),
         }
     }
 
-    fill_for!(fill_avx512, "avx512f,avx2,popcnt", Isa::Avx512);
-    fill_for!(fill_avx2, "avx2,popcnt", Isa::Avx2);
+    fill_for!(fill_avx512, "avx512f,avx2,popcnt", Avx512, Isa::Avx512);
+    fill_for!(fill_avx2, "avx2,popcnt", Avx2, Isa::Avx2);
 
     /// [`Halves::fill`] with the instructions `isa` (inlined into each of the above).
     #[inline(always)]
@@ -499,12 +504,12 @@ impl<'a> North<'a> {
 #[inline(always)]
 fn candidates(isa: Isa, north: &North, south: &South, keys: &mut [Slot]) -> usize {
     match isa {
-        // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
+        // SAFETY: the token is made only where the CPU has AVX-512 F and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { avx512::candidates(north, south, keys) },
-        // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
+        Isa::Avx512(_) => unsafe { avx512::candidates(north, south, keys) },
+        // SAFETY: the token is made only where the CPU has AVX2 and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::candidates(north, south, keys) },
+        Isa::Avx2(_) => unsafe { avx2::candidates(north, south, keys) },
         _ => candidates_plain(north, south, keys),
     }
 }
@@ -568,12 +573,12 @@ pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -
     // written, those above it are not part of the answer.
     let room = pairs::slots(out, keys.len() + SPARE);
     let len = match Isa::of_this_cpu() {
-        // SAFETY: `Isa::Avx512` is chosen only where the CPU has AVX-512 F and popcnt.
+        // SAFETY: the token is made only where the CPU has AVX-512 F and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { avx512::keep_clear(keys, forbid, room) },
-        // SAFETY: `Isa::Avx2` is chosen only where the CPU has AVX2 and popcnt.
+        Isa::Avx512(_) => unsafe { avx512::keep_clear(keys, forbid, room) },
+        // SAFETY: the token is made only where the CPU has AVX2 and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::keep_clear(keys, forbid, room) },
+        Isa::Avx2(_) => unsafe { avx2::keep_clear(keys, forbid, room) },
         _ => keep_each(keys, room, |key| (key, key & forbid == 0)),
     };
     &room[..len]

@@ -11,7 +11,7 @@ use super::{
 };
 
 /// [`super::sliced`] with this file's batch count, its keys read by `pext` where that is fast:
-/// for a CPU where [`crate::isa::has_avx2`] holds.
+/// for a CPU where [`crate::system::isa::has_avx2`] holds.
 #[target_feature(enable = "avx2,popcnt,bmi2")]
 pub(super) fn count_sliced(
     long: &[u64],

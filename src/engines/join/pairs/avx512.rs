@@ -60,7 +60,7 @@ fn patterns_bitalg(map: &KeyMap, keys: &[u64], out: &mut [Pattern]) {
 }
 
 /// [`super::sliced`] with this file's batch count and patterns: for a CPU where
-/// [`crate::isa::has_avx512`] holds.
+/// [`crate::system::isa::has_avx512`] holds.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,avx512bitalg,popcnt,bmi2")]
 pub(super) fn count_sliced(
     long: &[u64],
@@ -87,7 +87,8 @@ pub(super) fn count_sliced(
 }
 
 /// [`super::portable::count_batch`] in AVX-512 registers, each 512-bit AND one instruction; a base in one half of the batch
-/// ([`Span`]) with 256-bit ones (a Zen 4 runs a 512-bit operation as two 256-bit halves).
+/// ([`Span`]) with 256-bit ones (some CPUs run a 512-bit operation as two 256-bit halves, so
+/// half the width costs half the time there).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512vl,avx2")]
 pub(super) fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {

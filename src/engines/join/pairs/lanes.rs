@@ -117,9 +117,8 @@ pub(super) fn and(a: Lanes, b: Lanes) -> Lanes {
 pub(super) const HALF: usize = WORDS / 2;
 
 /// Where a base's keys lie in its batch: every version of the batch count counts a half of the
-/// batch that holds none of them not at all (sorted batches often have one: 44% of the batch ×
-/// short-key steps of `count 18` and of `count 19`, counted with 4b7a3cc's code), and the other
-/// one alone, with 256-bit operations where it has them.
+/// batch that holds none of them not at all (sorted batches often have one: a base's keys are
+/// near each other), and the other one alone, with 256-bit operations where it has them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Span {
     /// No key.

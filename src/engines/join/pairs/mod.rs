@@ -16,7 +16,7 @@
 //!
 //! With AVX-512 (and its popcount) one `b` is a handful of instructions for 512 pairs; the
 //! count is compiled for that (`avx512.rs`), for AVX2 (`avx2.rs`) and portably (`portable.rs`),
-//! and [`crate::isa`] picks at run time. `lanes.rs` holds the batch's bit matrix and its
+//! and [`crate::system::isa`] picks at run time. `lanes.rs` holds the batch's bit matrix and its
 //! transpose, `keymap.rs` the pivots and the sort by pattern.
 
 #[cfg(target_arch = "x86_64")]
@@ -30,7 +30,7 @@ mod portable;
 mod tests;
 
 #[cfg(target_arch = "x86_64")]
-use crate::isa;
+use crate::system::isa;
 pub(super) use keymap::slots;
 use keymap::{choose_pivots, sort_by_pattern, KeyMap, SORT_LANES};
 use lanes::{and, fill_combos, low_bits, transpose_batch, Lanes};

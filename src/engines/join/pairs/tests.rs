@@ -22,11 +22,11 @@ fn the_simd_paths_tested_here_are_named() {
     let paths = "portable";
     let line = format!(
         "SIMD paths tested on this CPU: {paths} (the join runs {}; the backtrack {})\n",
-        crate::isa::join(),
-        crate::isa::backtrack()
+        crate::system::isa::join(),
+        crate::system::isa::backtrack()
     );
     let _ = std::io::stderr().write_all(line.as_bytes());
-    assert!(!crate::isa::join().is_empty());
+    assert!(!crate::system::isa::join().is_empty());
 }
 use proptest::prelude::*;
 
@@ -96,7 +96,7 @@ fn keys(bits: u32, density: u32) -> impl Strategy<Value = Vec<u64>> {
 #[test]
 fn bit_frequencies_count_each_bit_past_the_byte_counters() {
     // 600 keys: the byte counters are emptied twice on the way.
-    let mut rng = crate::rng::SplitMix64(5);
+    let mut rng = crate::util::rng::SplitMix64(5);
     let keys: Vec<u64> = (0..600)
         .map(|_| rng.next() & rng.next() | 1 << 63)
         .collect();

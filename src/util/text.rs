@@ -1,4 +1,4 @@
-//! Text from files, made safe to show in a message: escaped, cut, and lists capped.
+//! Text from files, made safe to show in a message (escaped, cut, lists capped), and plurals.
 
 use std::fmt::Display;
 
@@ -60,7 +60,7 @@ pub(crate) fn and_list(items: &[String]) -> String {
 }
 
 /// `k` and the noun `what`, in the plural unless `k` is 1: "1 thread", "2 threads".
-pub(crate) fn plural(k: usize, what: &str) -> String {
+pub fn plural(k: usize, what: &str) -> String {
     format!("{k} {what}{}", if k == 1 { "" } else { "s" })
 }
 

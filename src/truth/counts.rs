@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use crate::{burnside, known, Engine, Plan};
+use crate::dihedral::burnside;
+use crate::truth::known;
+use crate::{Engine, Plan};
 
 /// The result of counting one board size.
 ///

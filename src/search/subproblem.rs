@@ -1,18 +1,6 @@
-//! The plan: a deterministic, ordered list of independent weighted subproblems.
-//!
-//! A plan holds its pieces as one of two kinds ([`Pieces`]). The backtracking engines' pieces
-//! are subproblems: a board with some queens pre-placed, whose solutions are the ways to complete
-//! it, and a weight that says how many solutions of the whole board each of them stands for.
-//! The total is `Σ weight × completions`. Those engines differ in which queens they pre-place:
-//! - `mirror` fills rows `0..d` and uses the left-right mirror (weight 2, see below);
-//! - `symmetry` fills the border (rows 0 and n-1, columns 0 and n-1) up to the 8 symmetries of
-//!   the square and then rows `1..=d` (see [`crate::engines::symmetry`]).
-//!
-//! The join engine's pieces are blocks of row sets (see [`crate::engines::join`]), each of
-//! weight 1: a block's count already weighs its units.
-//!
-//! Progress, checkpoints and shards all refer to subproblems by their `id`, the index in this
-//! list, so a plan comes out the same on every machine for the same `(n, engine, split depth)`.
+//! The backtracking engines' pieces: subproblems, each a board with some queens pre-placed and
+//! a weight, whose solutions are the ways to complete it; the rules that keep the symmetry
+//! engine to one solution per class; and the builder that lists them in order.
 //!
 //! # Why the left-right mirror is exact
 //! Reflecting a solution in the vertical axis (column c ↦ n-1-c) gives another solution, and no
@@ -22,18 +10,13 @@
 //! - for odd n, a row-0 queen in the middle column is its own mirror, so the pairing moves to
 //!   row 1: its queen is never in the middle column, and only the left half is searched, weight 2.
 
-use std::sync::Arc;
-
-use crate::engines::join::Join;
-use crate::kernel::{board_mask, Partial, RowMasks};
-use crate::{Engine, Error};
+use crate::search::kernel::{board_mask, Partial, RowMasks};
+use crate::Error;
 
 /// The deepest split the plan builder accepts.
 pub const MAX_SPLIT_DEPTH: u32 = 10;
 /// The most subproblems one plan may hold (about 400 MiB).
 pub(crate) const MAX_SUBPROBLEMS: usize = 1 << 23;
-/// Auto depth aims at this many subproblems per worker thread at least.
-pub(crate) const SUBPROBLEMS_PER_THREAD: usize = 32;
 
 /// Pre-placed queens one subproblem may hold: a split plus the border.
 const MAX_QUEENS: usize = MAX_SPLIT_DEPTH as usize + 4;
@@ -171,107 +154,6 @@ pub(crate) fn attacks(n: u32, queens: &[Queen], row: u32) -> u32 {
     })
 }
 
-/// One piece of a plan, as execution, progress, checkpoints and shards see it: its place in the
-/// plan and the solutions of the whole board that each of its completions stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Piece {
-    /// Position in the plan, from 0.
-    pub id: usize,
-    /// Solutions of the whole board that each completion stands for.
-    pub weight: u32,
-}
-
-/// The independent pieces of one board size's count, in a fixed order.
-///
-/// What the pieces are depends on the engine: subproblems with pre-placed queens, or the join
-/// engine's blocks of half-board row sets. Everything that tells the engines apart (counting a
-/// piece, pricing it, drawing it for an estimate, the fingerprint) is in one place, the engines'
-/// module.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
-    pub(crate) n: u32,
-    pub(crate) pieces: Pieces,
-    /// Why the default engine could not be used, when this plan stands in for it.
-    fell_back: Option<Error>,
-}
-
-/// What a plan's pieces are, engine by engine.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Pieces {
-    /// A backtracking engine's subproblems: queens pre-placed, then the kernel's search.
-    Search {
-        /// `mirror` or `symmetry`.
-        engine: Engine,
-        /// Rows pre-placed below the engine's own.
-        split_depth: u32,
-        /// The pieces, ordered by id.
-        subproblems: Vec<Subproblem>,
-    },
-    /// The join engine's blocks of units (piece `i` is block `i`, weight 1), with its tables.
-    Join(Arc<Join>),
-}
-
-impl Plan {
-    /// The plan of a backtracking engine whose subproblems `build` lists.
-    pub(crate) fn built(
-        engine: Engine,
-        n: u32,
-        split_depth: u32,
-        build: fn(&mut Builder) -> Result<(), Error>,
-    ) -> Result<Plan, Error> {
-        let mut builder = Builder::new(n, split_depth);
-        build(&mut builder)?;
-        Ok(Plan {
-            n,
-            pieces: Pieces::Search {
-                engine,
-                split_depth,
-                subproblems: builder.out,
-            },
-            fell_back: None,
-        })
-    }
-
-    /// The plan whose pieces are the blocks of `join`, each of weight 1: a block's count
-    /// already weighs each of its units by its symmetry class.
-    pub(crate) fn of_join(join: Join) -> Plan {
-        Plan {
-            n: join.n(),
-            pieces: Pieces::Join(Arc::new(join)),
-            fell_back: None,
-        }
-    }
-
-    /// This plan, standing in for the default engine's, which refused with `why`.
-    pub(crate) fn falling_back(self, why: Error) -> Plan {
-        Plan {
-            fell_back: Some(why),
-            ..self
-        }
-    }
-
-    /// Why the default engine's plan could not be built, when this plan stands in for it (the
-    /// join engine's tables would not fit in memory): worth telling the user.
-    pub fn fell_back(&self) -> Option<&Error> {
-        self.fell_back.as_ref()
-    }
-
-    /// Board size.
-    pub fn n(&self) -> u32 {
-        self.n
-    }
-
-    /// The pieces, ordered by id.
-    pub fn pieces(&self) -> impl ExactSizeIterator<Item = Piece> + '_ {
-        (0..self.len()).map(|id| self.piece(id))
-    }
-
-    /// True when the board has no solution (n = 2, 3).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
 /// Collects subproblems in the order they are found.
 pub(crate) struct Builder {
     pub(crate) n: u32,
@@ -280,12 +162,18 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
-    fn new(n: u32, depth: u32) -> Builder {
+    /// An empty list of the subproblems of an `n`-board split after `depth` rows.
+    pub(crate) fn new(n: u32, depth: u32) -> Builder {
         Builder {
             n,
             depth,
             out: Vec::new(),
         }
+    }
+
+    /// The subproblems, ordered by id.
+    pub(crate) fn into_subproblems(self) -> Vec<Subproblem> {
+        self.out
     }
 
     /// Adds a subproblem (the queens must not attack each other).
@@ -301,7 +189,7 @@ impl Builder {
             // Fallible growth: a plan too large for this process's memory is refused, not a
             // reason to abort.
             let more = self.out.len().clamp(1 << 10, 1 << 20);
-            crate::memory::fallibly(|| self.out.try_reserve(more)).map_err(|_| {
+            crate::system::memory::fallibly(|| self.out.try_reserve(more)).map_err(|_| {
                 Error::PlanMemory {
                     n: self.n,
                     depth: self.depth,
@@ -343,72 +231,6 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The fingerprint is fed explicit bytes: these values must never change, or every
-    /// checkpoint and shard result written before would be refused.
-    #[test]
-    fn fingerprints_are_pinned() {
-        let print = |engine, n, depth| Plan::new(engine, n, depth).unwrap().fingerprint();
-        assert_eq!(format!("{:08x}", print(Engine::Mirror, 8, 2)), "c9ec032b");
-        assert_eq!(
-            format!("{:08x}", print(Engine::Symmetry, 12, 3)),
-            "bdf2f1f0"
-        );
-        assert_eq!(format!("{:08x}", print(Engine::Join, 11, 0)), "ac241a0c");
-        assert_ne!(print(Engine::Mirror, 8, 2), print(Engine::Mirror, 8, 3));
-    }
-
-    fn columns(s: &Subproblem) -> Vec<u8> {
-        s.queens().iter().map(|q| q.1).collect()
-    }
-
-    #[test]
-    fn sizes_match_the_design_notes() {
-        // Before the mirror: 16 / 210 / 2236 prefixes at n = 16; the mirror keeps half.
-        assert_eq!(Plan::new(Engine::Mirror, 16, 1).unwrap().len(), 8);
-        assert_eq!(Plan::new(Engine::Mirror, 16, 2).unwrap().len(), 105);
-        assert_eq!(Plan::new(Engine::Mirror, 16, 3).unwrap().len(), 1118);
-    }
-
-    #[test]
-    fn ids_are_positions_and_order_is_lexicographic() {
-        let plan = Plan::new(Engine::Mirror, 9, 3).unwrap();
-        for (i, s) in plan.subproblems().iter().enumerate() {
-            assert_eq!(s.id, i);
-        }
-        let prefixes: Vec<_> = plan.subproblems().iter().map(columns).collect();
-        assert!(prefixes.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn odd_middle_column_pairs_through_row_one() {
-        let plan = Plan::new(Engine::Mirror, 5, 1).unwrap();
-        let queens: Vec<_> = plan.subproblems().iter().map(columns).collect();
-        assert_eq!(queens, vec![vec![0], vec![1], vec![2, 0]]);
-        assert!(plan.subproblems().iter().all(|s| s.weight == 2));
-    }
-
-    #[test]
-    fn auto_depth_gives_every_thread_work() {
-        // The join plan has no depth: its units are the row sets of the board.
-        for engine in [Engine::Mirror, Engine::Symmetry] {
-            for n in 4..=18 {
-                let plan = Plan::auto(engine, n, 2).unwrap();
-                assert!(
-                    plan.len() >= 64 || plan.split_depth() == n,
-                    "{engine} n = {n}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn too_deep_a_split_is_refused() {
-        assert!(matches!(
-            Plan::new(Engine::Mirror, 8, MAX_SPLIT_DEPTH + 1),
-            Err(Error::SplitDepth { .. })
-        ));
-    }
 
     #[test]
     fn attacks_cover_columns_and_both_diagonals() {

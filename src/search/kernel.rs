@@ -161,7 +161,7 @@ pub(crate) fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: boo
 #[inline(always)]
 fn dispatch<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
     #[cfg(target_arch = "x86_64")]
-    if crate::isa::has_bmi() {
+    if crate::system::isa::has_bmi() {
         // SAFETY: the CPU has every feature `search_bmi` is compiled for (`has_bmi`).
         return unsafe { search_bmi::<R, NODES>(n, rows, start) };
     }
@@ -414,7 +414,7 @@ mod tests {
     }
 
     // The kernel against the textbook solver.
-    use crate::reference;
+    use crate::truth::reference;
     use proptest::prelude::*;
 
     #[test]

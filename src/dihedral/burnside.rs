@@ -12,8 +12,8 @@
 //! where P counts the solutions a half turn leaves unchanged and R those a quarter turn leaves
 //! unchanged (each counted for the 90° and the 270° turn). Both come from small searches here:
 //! a solution fixed by a half turn is fixed by its top half, one fixed by a quarter turn by
-//! one square in four. They take well under a second up to n = 20 and grow about 3× per n
-//! (P is the larger): minutes at n = 26, nothing beside the count itself.
+//! one square in four. They search about the square root of the whole board's tree (P is the
+//! larger), nothing beside the count itself.
 
 /// Attack sets over whole-board coordinates: rows, columns and both diagonal families.
 #[derive(Clone, Copy, Default)]
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn fixed_counts_match_a_brute_force() {
         for n in 1..=10 {
-            let all = crate::reference::solutions(n);
+            let all = crate::truth::reference::solutions(n);
             let quarter = all.iter().filter(|x| quarter_turn(x) == **x).count() as u128;
             let half = all
                 .iter()
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn unique_counts_match_the_table() {
-        for k in crate::known::table().iter().take(18) {
+        for k in crate::truth::known::table().iter().take(18) {
             assert_eq!(unique(k.n, k.total), Some(k.unique), "n = {}", k.n);
         }
     }
@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn turn_fixed_counts_equal_a_brute_force() {
         for n in 1..=10usize {
-            let all = crate::reference::solutions(n);
+            let all = crate::truth::reference::solutions(n);
             let fixed = |k: usize| {
                 all.iter()
                     .filter(|x| crate::dihedral::tests::images(x)[k] == **x)

@@ -9,6 +9,8 @@
 //! The functions expect a permutation of `0..n` (one queen per row and per column), which every
 //! solution is; `n` is `cols.len()`, at most 32.
 
+pub(crate) mod burnside;
+
 /// One of the 8 symmetries of the square: a rotation by a multiple of 90°, optionally followed by
 /// the left-right reflection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -117,7 +119,7 @@ pub(crate) mod tests {
         .apply(cols)
     }
 
-    use crate::reference;
+    use crate::truth::reference;
 
     /// The squares of a placement, as a sorted list.
     fn squares(cols: &[u8]) -> Vec<(usize, usize)> {
@@ -210,7 +212,7 @@ pub(crate) mod tests {
             let mut classes: Vec<_> = all.iter().map(|s| canonical(s)).collect();
             classes.sort();
             classes.dedup();
-            let fundamental = crate::known::known(n as u32).unwrap().unique;
+            let fundamental = crate::truth::known::known(n as u32).unwrap().unique;
             assert_eq!(classes.len() as u128, fundamental, "n = {n}");
             let canonical_members = all.iter().filter(|s| is_canonical(s)).count();
             assert_eq!(canonical_members, classes.len(), "n = {n}");

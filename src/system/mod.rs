@@ -1,0 +1,29 @@
+//! What this machine and process offer, asked of the system: the instruction sets of the CPU
+//! ([`isa`]), the memory the process may take ([`memory`]), CPU clocks ([`time`]), and the
+//! thread pools every part of the library runs on.
+
+pub(crate) mod isa;
+pub mod memory;
+pub(crate) mod time;
+
+use crate::Error;
+
+/// The stack each worker thread reserves: the engines keep their stacks explicit and small, and
+/// a fixed size lets a refusal say what the threads need.
+const STACK_BYTES: usize = 2 << 20;
+
+/// A rayon pool of `threads` workers (at least one), the one way the library starts threads: an
+/// error that says what they need, not a panic, when the system refuses them.
+pub(crate) fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+    let threads = threads.max(1);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("nqueens-{i}"))
+        .build()
+        .map_err(|e| Error::Pool {
+            threads,
+            needed: (threads * STACK_BYTES) as u64,
+            reason: e.to_string(),
+        })
+}
