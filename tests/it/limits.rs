@@ -99,3 +99,45 @@ fn an_estimate_under_a_tight_limit_keeps_to_its_seconds() {
     }
     no_runtime_text(&stderr, "estimate 28 in 256 MiB");
 }
+
+/// Only a refusal nothing recovers from is told as out of memory: the allocator says it in one
+/// line and exits with status 1. Any other abort keeps its default action: SIGABRT to a run
+/// under a memory limit ends it by the signal (a core dump where they are enabled), and nothing
+/// says "out of memory" (no handler is installed for it).
+#[test]
+fn only_an_unrecovered_refusal_is_told_as_out_of_memory() {
+    use std::os::unix::process::ExitStatusExt;
+    let out = under_ulimit(16 << 10, "estimate 26 --seconds 0.3 -j 1 -q");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: out of memory: the system refused this run "),
+        "{stderr}"
+    );
+    no_runtime_text(&stderr, "16 MiB");
+
+    let (_dir, checkpoint) = crate::util::scratch("held.ckpt");
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {} && exec '{}' count 16 --engine mirror -j 1 --split-depth 4 \
+             --checkpoint '{}'",
+            1 << 20,
+            crate::util::binary().display(),
+            checkpoint.display()
+        ))
+        .env("RUST_BACKTRACE", "1")
+        .env("NQUEENS_TEST_HOLD_AFTER", "5")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::util::poll_until("5 records in the checkpoint", 120, || {
+        crate::util::checkpoint_records(&checkpoint) >= 5
+    });
+    crate::util::signal(&child, libc::SIGABRT);
+    let status = crate::util::wait_within(&mut child, 60);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGABRT), "{status:?}: {stderr}");
+    assert!(!stderr.contains("out of memory"), "{stderr}");
+}
