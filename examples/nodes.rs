@@ -10,7 +10,7 @@ fn main() {
     for engine in Engine::ALL {
         let options = Options::default()
             .with_engine(Some(engine))
-            .with_nodes(true)
+            .with_count_nodes(true)
             .with_threads(1);
         let c = nqueens::count(n, &options).unwrap();
         let seconds = c.elapsed.as_secs_f64();

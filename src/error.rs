@@ -6,6 +6,7 @@ use crate::Engine;
 
 /// Everything that can go wrong; each message names the problem and what is allowed.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// Board size out of range.
     #[error("n must be between 1 and {max}, got {n}", max = crate::MAX_N)]
@@ -110,6 +111,7 @@ fn mib(bytes: u64) -> String {
 
 /// What a stopped run leaves behind.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Interrupted {
     /// Subproblems of the selection finished, including those resumed from the checkpoint.
     pub done: usize,

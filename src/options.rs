@@ -64,6 +64,7 @@ fn tasks_on_node(list: &str, node: usize) -> Option<usize> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Engine {
     /// Left-right mirror symmetry, rows pre-placed from the top.
     Mirror,
@@ -196,7 +197,7 @@ impl Options {
     }
 
     /// These options, counting queens placed or not.
-    pub fn with_nodes(self, count_nodes: bool) -> Options {
+    pub fn with_count_nodes(self, count_nodes: bool) -> Options {
         Options {
             count_nodes,
             ..self

@@ -130,6 +130,7 @@ impl PartialResult {
 /// instead and hands `result` the sum of both tallies: `result` refuses a tally that does not
 /// cover exactly the shard's subproblems.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ShardRun {
     /// The plan every shard of the run executes.
     pub plan: Plan,
@@ -166,9 +167,9 @@ impl ShardRun {
         threads: usize,
     ) -> Result<PartialResult, crate::Error> {
         let ids = self.partition.ids(self.shard).len();
-        if tally.subproblems != ids {
+        if tally.pieces != ids {
             return Err(crate::Error::Interrupted(crate::Interrupted {
-                done: tally.subproblems,
+                done: tally.pieces,
                 of: ids,
                 checkpoint: None,
             }));

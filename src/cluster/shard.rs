@@ -68,6 +68,7 @@ impl FromStr for Shard {
 
 /// A shard that cannot be named or found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ShardError {
     /// Not `I/K`.
     #[error(

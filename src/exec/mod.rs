@@ -41,8 +41,8 @@ pub struct Tally {
     pub total: u128,
     /// Queens placed by the searches (0 unless nodes were counted).
     pub nodes: u128,
-    /// Subproblems folded in.
-    pub subproblems: usize,
+    /// Pieces of the plan folded in.
+    pub pieces: usize,
 }
 
 impl Tally {
@@ -51,7 +51,7 @@ impl Tally {
         Tally {
             total: u128::from(piece.weight) * u128::from(found.solutions),
             nodes: u128::from(found.nodes),
-            subproblems: 1,
+            pieces: 1,
         }
     }
 
@@ -60,7 +60,7 @@ impl Tally {
         Tally {
             total: self.total + other.total,
             nodes: self.nodes + other.nodes,
-            subproblems: self.subproblems + other.subproblems,
+            pieces: self.pieces + other.pieces,
         }
     }
 }

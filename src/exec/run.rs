@@ -30,6 +30,7 @@ use crate::{Counts, Interrupted, Options};
 
 /// A run that did not end with a count.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RunError {
     /// The plan or the pool failed, or the run was stopped before every subproblem finished
     /// ([`crate::Error::Interrupted`]).
@@ -79,6 +80,7 @@ pub struct Run<'a> {
 
 /// Wall-clock and CPU time.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Times {
     /// Wall-clock time.
     pub wall: Duration,
@@ -196,7 +198,7 @@ impl<'a> Run<'a> {
         }
         if !outcome.complete {
             return Err(crate::Error::Interrupted(Interrupted {
-                done: tally.subproblems,
+                done: tally.pieces,
                 of,
                 checkpoint,
             })
@@ -204,7 +206,7 @@ impl<'a> Run<'a> {
         }
         Ok(Finished {
             tally,
-            resumed: resumed.subproblems,
+            resumed: resumed.pieces,
             elapsed: outcome.elapsed,
             cpu,
             earlier,
@@ -307,7 +309,7 @@ mod tests {
                 }
                 Ok(f) => {
                     assert_eq!(f.tally.total, 2680);
-                    assert_eq!(f.tally.subproblems, plan.len());
+                    assert_eq!(f.tally.pieces, plan.len());
                     assert!(round >= 2, "the run should have stopped a few times");
                     break;
                 }

@@ -32,6 +32,7 @@ pub(crate) const SUBPROBLEMS_PER_THREAD: usize = 32;
 /// One piece of a plan, as execution, progress, checkpoints and shards see it: its place in the
 /// plan and the solutions of the whole board that each of its completions stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Piece {
     /// Position in the plan, from 0.
     pub id: usize,

@@ -78,11 +78,20 @@ pub(crate) fn board_mask(n: u32) -> u32 {
 
 /// What one search found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Search {
     /// Complete boards.
     pub solutions: u64,
     /// Queens placed, counting each last-row queen found (0 unless asked for).
     pub nodes: u64,
+}
+
+impl Search {
+    /// What a search of `solutions` complete boards, placing `nodes` queens, found: for an
+    /// [`crate::Observer`] told of pieces a program counted otherwise, and for tests.
+    pub fn new(solutions: u64, nodes: u64) -> Search {
+        Search { solutions, nodes }
+    }
 }
 
 /// Which squares of each row a search may use, on top of the attack sets.

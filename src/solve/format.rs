@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 /// An output format of `nqueens solve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Format {
     /// n lines of `Q` and `.` per solution, then a blank line.
     #[default]

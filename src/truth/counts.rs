@@ -29,8 +29,8 @@ pub struct Counts {
     pub engine: Engine,
     /// Worker threads used.
     pub threads: usize,
-    /// Subproblems in the plan.
-    pub subproblems: usize,
+    /// Pieces of the plan (subproblems of a backtracking engine, blocks of the join engine).
+    pub pieces: usize,
     /// Split depth of the plan.
     pub split_depth: u32,
     /// Wall time of the search (the plan is built before the clock starts).
@@ -55,7 +55,7 @@ impl Counts {
             nodes,
             engine: plan.engine(),
             threads,
-            subproblems: plan.len(),
+            pieces: plan.len(),
             split_depth: plan.split_depth(),
             elapsed,
         }

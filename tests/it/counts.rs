@@ -102,7 +102,7 @@ fn the_baseline_counter_builds_and_matches_the_table() {
 
 #[test]
 fn node_counts_are_reported_and_do_not_change_the_total() {
-    let options = Options::default().with_nodes(true);
+    let options = Options::default().with_count_nodes(true);
     let c = nqueens::count(10, &options).unwrap();
     assert_eq!(c.total, 724);
     assert!(c.nodes.unwrap() > 724);

@@ -135,10 +135,7 @@ fn checkpoint_text() -> &'static str {
         let path = dir.path().join("ck");
         let (writer, _) = Writer::open(&path, &identity()).unwrap();
         for id in 0..6 {
-            let found = Search {
-                solutions: id as u64 + 1,
-                nodes: 0,
-            };
+            let found = Search::new(id as u64 + 1, 0);
             writer.record(id, &found);
         }
         writer.finish().unwrap();

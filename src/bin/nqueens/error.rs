@@ -14,6 +14,9 @@ pub enum Error {
     /// The checkpoint could not be used.
     #[error(transparent)]
     Checkpoint(#[from] nqueens::exec::CheckpointError),
+    /// A run that failed otherwise (a kind of failure newer than this program's words for it).
+    #[error(transparent)]
+    Run(nqueens::exec::RunError),
     /// A signal stopped the run.
     #[error("{0}")]
     Interrupted(Stopped),

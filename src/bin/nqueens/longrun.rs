@@ -187,6 +187,7 @@ fn execute_priced(
         }
         Err(run::RunError::Count(e)) => Err(e.into()),
         Err(run::RunError::Checkpoint(e)) => Err(e.into()),
+        Err(e) => Err(Error::Run(e)),
     }
 }
 

@@ -271,7 +271,7 @@ impl Shared {
             if self.total_cost > 0.0 {
                 d.cost / self.total_cost
             } else {
-                d.tally.subproblems as f64 / self.of.max(1) as f64
+                d.tally.pieces as f64 / self.of.max(1) as f64
             }
         };
         let (share, share_now) = (share_of(&done), share_of(&done) - share_of(&self.resumed));
@@ -280,7 +280,7 @@ impl Shared {
             .then(|| Duration::from_secs_f64((1.0 - share).max(0.0) * seconds / share_now));
         Snapshot {
             share: share.min(1.0),
-            subproblems: done.tally.subproblems,
+            subproblems: done.tally.pieces,
             of: self.of,
             elapsed,
             eta,

@@ -46,7 +46,7 @@ impl From<&Counts> for Report {
             elapsed_seconds: c.elapsed.as_secs_f64(),
             engine: c.engine,
             threads: c.threads,
-            subproblems: c.subproblems,
+            subproblems: c.pieces,
             split_depth: c.split_depth,
             nodes: c.nodes,
         }

@@ -87,6 +87,7 @@ pub struct Merged {
 
 /// Why a set of partial results does not add up to a count.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MergeError {
     /// Nothing to merge.
     #[error("nothing to merge: give the shard result files")]
@@ -148,6 +149,7 @@ fn list<T: Display>(items: &[T]) -> String {
 
 /// How many different hosts must have counted each shard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Quorum {
     /// One count of each shard where the published table checks the total (n ≤ 27); above,
     /// refused ([`MergeError::NoQuorum`]).

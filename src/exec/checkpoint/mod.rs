@@ -71,6 +71,7 @@ const MAGIC: &str = "nqueens-checkpoint";
 
 /// Everything that can be wrong with a checkpoint; each message names the file and the place.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CheckpointError {
     /// The file could not be read, created or written.
     #[error("cannot {action} checkpoint {path}: {source}")]

@@ -106,8 +106,8 @@ impl Row {
             verified: counts.verified() == Some(true),
             nodes,
             nodes_per_second: nodes.map(|q| q as f64 / median),
-            subproblems: counts.subproblems,
-            subproblems_per_second: counts.subproblems as f64 / median,
+            subproblems: counts.pieces,
+            subproblems_per_second: counts.pieces as f64 / median,
             split_depth: counts.split_depth,
             others_cpu_seconds: None,
         }
@@ -129,7 +129,7 @@ pub(crate) mod tests {
         let mut counts = nqueens::count(12, &options).unwrap();
         counts.nodes = Some(856_188);
         counts.threads = threads;
-        counts.subproblems = 378;
+        counts.pieces = 378;
         counts.split_depth = 3;
         counts.elapsed = Duration::ZERO;
         counts

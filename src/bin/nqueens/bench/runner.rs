@@ -176,7 +176,7 @@ fn count(
     let options = Options::default()
         .with_threads(threads)
         .with_engine(engine)
-        .with_nodes(count_nodes);
+        .with_count_nodes(count_nodes);
     let counts = nqueens::count(n, &options)?;
     if counts.total != expected {
         return Err(Error::WrongCount {

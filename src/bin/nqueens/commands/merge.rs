@@ -239,7 +239,7 @@ fn summary(merged: &merge::Merged) -> String {
         c.n,
         c.engine,
         c.split_depth,
-        c.subproblems,
+        c.pieces,
         if mean > 0.0 { max / mean } else { 1.0 },
         c.elapsed.as_secs_f64(),
     )
