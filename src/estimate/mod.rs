@@ -119,6 +119,14 @@ impl Estimate {
         self.shard_wall(shards, 1)
     }
 
+    /// The fewest shards of which each takes at most `limit` seconds of CPU time on one thread,
+    /// its plan included, by the upper end of the interval: what a campaign splits the count
+    /// into for a scheduler's time limit. `None` when building the plan alone takes that long.
+    pub fn shards_within(&self, limit: f64) -> Option<u64> {
+        let room = limit - self.setup;
+        (room > 0.0).then(|| ((self.cpu + self.margin) / room).ceil().max(1.0) as u64)
+    }
+
     /// Predicted wall-clock seconds of one of `shards` shards on `threads` threads that scale
     /// perfectly, with its margin: [`Estimate::wall`] of a `shards`-th of the work.
     pub fn shard_wall(&self, shards: u32, threads: usize) -> (f64, f64) {
@@ -627,6 +635,12 @@ mod tests {
         let (shard, margin) = e.shard_wall(4, 2);
         assert!((shard - (e.setup + e.cpu / 8.0)).abs() < 1e-12 && margin == e.margin / 8.0);
         assert_eq!(e.per_shard(4), e.shard_wall(4, 1));
+        // Shards for a time limit: each within it at the interval's upper end, one fewer not.
+        let limit = e.setup + (e.cpu + e.margin) / 3.5;
+        let k = e.shards_within(limit).unwrap();
+        assert_eq!(k, 4);
+        assert!((e.cpu + e.margin) / k as f64 <= limit - e.setup);
+        assert_eq!(e.shards_within(e.setup / 2.0), None);
         assert_eq!(e.total(), (e.setup + e.cpu, e.margin));
         let symmetry = estimate(
             12,

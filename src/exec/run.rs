@@ -80,7 +80,6 @@ pub struct Run<'a> {
 
 /// Wall-clock and CPU time.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Times {
     /// Wall-clock time.
     pub wall: Duration,

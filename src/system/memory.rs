@@ -31,6 +31,40 @@ pub fn refusal_is_handled() -> bool {
     FALLIBLE.try_with(|depth| depth.get() > 0).unwrap_or(false)
 }
 
+/// Keeps malloc to one arena when the address space is limited (glibc on Linux; elsewhere
+/// nothing to do), and says whether it did: a program using the library's memory budget calls
+/// it first, before it starts a thread.
+///
+/// glibc gives each thread that allocates its own arena, and reserves 64 MiB of address space
+/// for each, as far as the limit lets it: under `ulimit -v` the join engine's budget (the limit
+/// less what the process has mapped) then depended on how many arenas the limit happened to
+/// leave room for, so a larger limit could give a smaller budget. Under a finite limit one arena
+/// makes the budget grow with the limit. (The join engine allocates its buffers once per thread,
+/// so one arena costs it nothing measurable.)
+pub fn one_arena_under_a_limit() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes one rlimit through a valid pointer.
+        let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+        let finite = read && limit.rlim_cur != libc::RLIM_INFINITY;
+        if one_arena_for(finite.then_some(limit.rlim_cur)) {
+            // SAFETY: mallopt only sets a malloc parameter, under malloc's own lock.
+            return unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) } == 1;
+        }
+    }
+    false
+}
+
+/// Whether an address-space limit of `limit` bytes (`None`: none) calls for one malloc arena.
+#[cfg_attr(not(all(target_os = "linux", target_env = "gnu")), allow(dead_code))]
+fn one_arena_for(limit: Option<u64>) -> bool {
+    limit.is_some()
+}
+
 /// Bytes this process may still allocate, as far as the system says; `None` when it says
 /// nothing (no limit could be read). The three sources are Linux's (`/proc`, cgroups) and
 /// Unix's (`getrlimit`): elsewhere (Windows) none is read, and on macOS only `ulimit -v`; with
@@ -119,6 +153,23 @@ fn address_space_room(_status: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One arena under any finite address-space limit, the default without one; asked here,
+    /// where the tests run without a limit, it changes nothing.
+    #[test]
+    fn one_arena_under_a_finite_limit_only() {
+        assert!(one_arena_for(Some(8 << 30)) && one_arena_for(Some(1 << 20)));
+        assert!(!one_arena_for(None));
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes one rlimit through a valid pointer.
+        assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) }, 0);
+        if limit.rlim_cur == libc::RLIM_INFINITY {
+            assert!(!one_arena_under_a_limit());
+        }
+    }
 
     #[test]
     fn meminfo_is_read_in_bytes() {

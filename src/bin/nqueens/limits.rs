@@ -1,12 +1,5 @@
-//! The process under an address-space limit (`ulimit -v`), made to count its memory the same
-//! way whatever the limit, and to say a refused allocation as a refusal.
-//!
-//! glibc gives each thread that allocates its own arena, and reserves 64 MiB of address space
-//! for each, as far as the limit lets it: under `ulimit -v` the join engine's budget (the limit
-//! less what the process has mapped) then depended on how many arenas the limit happened to
-//! leave room for, so a larger limit could give a smaller budget. Under a finite limit the
-//! program keeps to one arena, and the budget grows with the limit. (The join engine allocates
-//! its buffers once per thread, so one arena costs it nothing measurable.)
+//! The process's allocator, made to say a refused allocation as a refusal (the arena setting
+//! its memory budget needs is the library's: `nqueens::memory::one_arena_under_a_limit`).
 //!
 //! An allocation that nothing could refuse and the system refuses would end the process with
 //! Rust's abort (its own message, a backtrace under `RUST_BACKTRACE`, status 134): the allocator
@@ -14,27 +7,6 @@
 //! its default action (a core dump, status 134).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-
-/// Keeps malloc to one arena when the address space is limited (glibc on Linux; elsewhere
-/// nothing to do).
-pub fn one_arena_under_a_limit() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit writes one rlimit through a valid pointer; mallopt only sets a
-        // malloc parameter, before any other thread is started.
-        unsafe {
-            if libc::getrlimit(libc::RLIMIT_AS, &mut limit) == 0
-                && limit.rlim_cur != libc::RLIM_INFINITY
-            {
-                libc::mallopt(libc::M_ARENA_MAX, 1);
-            }
-        }
-    }
-}
 
 /// The system's allocator, which ends the process with a refusal in the program's words when
 /// the system refuses an allocation that nothing could refuse. The library's own fallible

@@ -9,7 +9,6 @@ mod command;
 mod commands;
 mod error;
 mod exit;
-mod files;
 mod interrupt;
 mod limits;
 mod longrun;
@@ -28,7 +27,7 @@ use exit::Exit;
 static ALLOCATOR: limits::Refusing = limits::Refusing;
 
 fn main() -> ExitCode {
-    limits::one_arena_under_a_limit();
+    nqueens::memory::one_arena_under_a_limit();
     // An instruction set asked for that this CPU lacks is refused before anything runs.
     if let Err(why) = nqueens::instruction_set_asked() {
         streams::say(&format!("error: {why}"));

@@ -421,7 +421,7 @@ fn check(
     let quorum = quorum_for(quorum, first.n)?;
     let by_shard = by_shard(&results)?;
     // Copies, hosts and gaps, from the files alone: no plan is built for a set that cannot add up.
-    let warnings = copies(&by_shard, quorum.0, first.shards)?;
+    let warnings = copies(&by_shard, quorum.quorum, first.shards)?;
     on_enough_hosts(&by_shard, quorum, first.shards)?;
     complete(&by_shard, &results, first.shards)?;
     let plan = held_to_plan(&results, threads)?;
@@ -498,13 +498,26 @@ fn readable(
     Ok(results)
 }
 
+/// The machines every shard must be counted on, and how they are told apart.
+#[derive(Debug, Clone, Copy)]
+struct Hosts {
+    /// Distinct machines per shard.
+    quorum: u32,
+    /// Whether copies with no machine identity count by their host names.
+    by_name: bool,
+}
+
 /// The hosts every shard must be counted on: as asked, or by default 1 where the table checks
 /// the total and none (an error) where it cannot.
-fn quorum_for(quorum: Quorum, n: u32) -> Result<(u32, bool), MergeError> {
+fn quorum_for(quorum: Quorum, n: u32) -> Result<Hosts, MergeError> {
+    let hosts = |quorum: u32, by_name| Hosts {
+        quorum: quorum.max(1),
+        by_name,
+    };
     match quorum {
-        Quorum::Hosts(q) => Ok((q.max(1), false)),
-        Quorum::HostsByName(q) => Ok((q.max(1), true)),
-        Quorum::Default if crate::truth::known::known(n).is_some() => Ok((1, false)),
+        Quorum::Hosts(q) => Ok(hosts(q, false)),
+        Quorum::HostsByName(q) => Ok(hosts(q, true)),
+        Quorum::Default if crate::truth::known::known(n).is_some() => Ok(hosts(1, false)),
         Quorum::Default => Err(MergeError::NoQuorum { n }),
     }
 }
@@ -568,7 +581,7 @@ fn copies(by_shard: &ByShard, quorum: u32, shards: u32) -> Result<Vec<String>, M
 /// machine ids or boot ids are equal are one machine ([`host::machines`]).
 fn on_enough_hosts(
     by_shard: &ByShard,
-    (quorum, by_name): (u32, bool),
+    Hosts { quorum, by_name }: Hosts,
     shards: u32,
 ) -> Result<(), MergeError> {
     if quorum <= 1 {

@@ -607,7 +607,7 @@ fn count_shard(args: CountArgs) -> Result<Command, clap::Error> {
         .filter(|p| p.as_os_str() != "-")
         .map(|p| shard_path(p, shard));
     if let (Some(c), Some(o)) = (&checkpoint, &output) {
-        if crate::files::same_file(c, o) {
+        if nqueens::util::files::same_file(c, o) {
             return Err(invalid(format!(
                 "--checkpoint and -o both name {}: the result would replace the checkpoint; \
                  give -o another file",

@@ -277,8 +277,9 @@ impl Figures {
             threads,
             wall_seconds: wall,
             wall_margin_seconds: wall_margin,
-            shards_for_an_hour: shards_for(HOUR, e),
-            each_of_the_most: shards_for(HOUR, e)
+            shards_for_an_hour: e.shards_within(HOUR),
+            each_of_the_most: e
+                .shards_within(HOUR)
                 .filter(|&k| k > u64::from(MAX_SHARDS))
                 .map(|_| {
                     let (cpu, margin) = e.per_shard(MAX_SHARDS);
@@ -457,13 +458,6 @@ fn report(f: &Figures) -> String {
     out
 }
 
-/// The fewest shards of which each takes at most `limit` seconds of CPU, its plan included, by
-/// the upper end of the estimate's interval; `None` when the plan alone takes that long.
-fn shards_for(limit: f64, e: &Estimate) -> Option<u64> {
-    let room = limit - e.setup;
-    (room > 0.0).then(|| ((e.cpu + e.margin) / room).ceil().max(1.0) as u64)
-}
-
 /// `x` to three significant digits (at least the units): 0.000476, 1.86, 150, 5173.
 fn significant(x: f64) -> String {
     let digits = if x > 0.0 {
@@ -510,26 +504,22 @@ mod tests {
             e.share = None;
         });
         // 11 h by the interval's upper end, 59 min of room per shard: 12 shards.
-        assert_eq!(shards_for(HOUR, &e), Some(12));
+        assert_eq!(e.shards_within(HOUR), Some(12));
         assert!(e.per_shard(12).0 + e.per_shard(12).1 <= HOUR);
         assert!(e.per_shard(11).0 + e.per_shard(11).1 > HOUR);
         assert_eq!(
-            shards_for(
-                HOUR,
-                &with(&e.clone(), |e| {
-                    e.cpu = 1.0;
-                    e.margin = 0.0;
-                })
-            ),
+            with(&e.clone(), |e| {
+                e.cpu = 1.0;
+                e.margin = 0.0;
+            })
+            .shards_within(HOUR),
             Some(1)
         );
         assert_eq!(
-            shards_for(
-                HOUR,
-                &with(&e, |e| {
-                    e.setup = 2.0 * HOUR;
-                })
-            ),
+            with(&e, |e| {
+                e.setup = 2.0 * HOUR;
+            })
+            .shards_within(HOUR),
             None
         );
     }

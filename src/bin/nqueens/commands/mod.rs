@@ -92,7 +92,7 @@ fn write_pages(dir: &std::path::Path, pages: &[(String, Vec<u8>)]) -> Result<Exi
     std::fs::create_dir_all(dir).map_err(failed(dir))?;
     for (name, text) in pages {
         let path = dir.join(name);
-        crate::files::write(&path, text).map_err(failed(&path))?;
+        nqueens::util::files::write(&path, text).map_err(failed(&path))?;
         crate::streams::print(format!("{}\n", path.display()))?;
     }
     Ok(Exit::Success)

@@ -26,7 +26,7 @@ pub fn run(
 ) -> Result<Exit, Error> {
     // Where the result goes is checked before the count, not after it.
     if let Some(path) = output {
-        crate::files::check_writable(path).map_err(|source| Error::File {
+        nqueens::util::files::check_writable(path).map_err(|source| Error::File {
             what: "write",
             path: path.to_path_buf(),
             source,
@@ -62,7 +62,7 @@ pub fn run(
             out.flush()?;
         }
         Some(path) => {
-            if let Err(source) = crate::files::write_unless(path, json.as_bytes(), &taken) {
+            if let Err(source) = nqueens::util::files::write_unless(path, json.as_bytes(), &taken) {
                 // The folder was removed or the disk filled during the count: the result is
                 // not lost, it goes to stderr for the user to save.
                 crate::streams::say(&format!(

@@ -6,8 +6,8 @@ use std::arch::x86_64::*;
 use super::keymap::KeyMap;
 use super::lanes::{combo, half, low_bits, Lanes, Span};
 use super::{
-    count_chunks, each_pattern, pext_readers, sliced, table_readers, Course, Pattern, Scratch,
-    COMBOS, SORT,
+    count_chunks, each_pattern, pext_readers, sliced, table_readers, Course, Pattern, Readers,
+    Scratch, COMBOS,
 };
 
 /// [`super::sliced`] with this file's batch count, its keys read by `pext` where that is fast:
@@ -27,9 +27,9 @@ pub(super) fn count_sliced(
         count_chunks!(ch, count_batch, keys, combos, base)
     };
     if pext {
-        sliced(long, short, bits, (c, SORT), s, pext_readers!(), count)
+        sliced(long, short, bits, c, s, pext_readers!(), count)
     } else {
-        sliced(long, short, bits, (c, SORT), s, table_readers!(), count)
+        sliced(long, short, bits, c, s, table_readers!(), count)
     }
 }
 

@@ -6,7 +6,8 @@ use std::arch::x86_64::*;
 use super::keymap::KeyMap;
 use super::lanes::{combo, half, Lanes, Span};
 use super::{
-    count_chunks, each_pattern, pext_readers, sliced, Course, Pattern, Scratch, COMBOS, SORT_AVX512,
+    count_chunks, each_pattern, pext_readers, sliced, Course, Pattern, Readers, Scratch, COMBOS,
+    SORT_AVX512,
 };
 
 /// [`KeyMap::pattern`] of each of `keys` to `out`, eight keys at a time by AVX-512 BITALG's bit
@@ -72,16 +73,22 @@ pub(super) fn count_sliced(
     let count = |ch, keys: &[u64], combos: &[Lanes], base: &Lanes| {
         count_chunks!(ch, count_batch, keys, combos, base)
     };
-    let kept = pext_readers!().0;
+    let kept = pext_readers!().kept;
     let patterns =
         |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| patterns_bitalg(map, keys, out);
     sliced(
         long,
         short,
         bits,
-        (c, SORT_AVX512),
+        Course {
+            when: SORT_AVX512,
+            ..c
+        },
         s,
-        (kept, patterns),
+        Readers {
+            kept,
+            patterns_of: patterns,
+        },
         count,
     )
 }

@@ -111,12 +111,12 @@ impl Default for Scratch {
 /// function that uses them and inherit its CPU features.
 macro_rules! table_readers {
     () => {
-        (
-            |map: &KeyMap, key: u64| map.word(key) & low_bits(64 - map.k),
-            |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| {
+        Readers {
+            kept: |map: &KeyMap, key: u64| map.word(key) & low_bits(64 - map.k),
+            patterns_of: |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| {
                 each_pattern(keys, out, |key| map.pattern(key))
             },
-        )
+        }
     };
 }
 #[cfg(target_arch = "x86_64")]
@@ -127,18 +127,25 @@ use table_readers;
 #[cfg(target_arch = "x86_64")]
 macro_rules! pext_readers {
     () => {
-        (
-            |map: &KeyMap, key: u64| _pext_u64(key, map.kept_mask),
-            |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| {
+        Readers {
+            kept: |map: &KeyMap, key: u64| _pext_u64(key, map.kept_mask),
+            patterns_of: |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| {
                 each_pattern(keys, out, |key| {
                     usize::from(map.order[_pext_u64(key, map.pivot_mask) as usize])
                 })
             },
-        )
+        }
     };
 }
 #[cfg(target_arch = "x86_64")]
 use pext_readers;
+
+/// How a pivoted count reads its keys: `kept`, a key's bits that are not pivots, and
+/// `patterns_of`, the patterns of a list's keys.
+pub(super) struct Readers<K, P> {
+    pub(super) kept: K,
+    pub(super) patterns_of: P,
+}
 
 /// Writes `pattern` of each of `keys` to `out`, key by key.
 #[inline(always)]
@@ -197,7 +204,11 @@ pub(crate) fn count_sample(
         return count_plain(a, b);
     }
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    let c = (sample, counting);
+    let c = Course {
+        sample,
+        counting,
+        when: SORT,
+    };
     #[cfg(target_arch = "x86_64")]
     {
         if isa::has_avx512() {
@@ -211,21 +222,13 @@ pub(crate) fn count_sample(
             return unsafe { avx2::count_sliced(long, short, bits, c, scratch, pext) };
         }
     }
-    sliced(
-        long,
-        short,
-        bits,
-        (c, SORT),
-        scratch,
-        table_readers!(),
-        portable,
-    )
+    sliced(long, short, bits, c, scratch, table_readers!(), portable)
 }
 
 /// When a count sorts its lists by pivots: from this many pairs per key, (long × short) /
 /// (long + short), as the sorts cost per key and the pivots save per pair.
 #[derive(Debug, Clone, Copy)]
-struct SortWhen(usize);
+pub(super) struct SortWhen(usize);
 
 impl SortWhen {
     /// Whether lists of these lengths are sorted.
@@ -235,8 +238,13 @@ impl SortWhen {
     }
 }
 
-/// How one count goes: the batches it does, and what it calls when they begin.
-type Course<'a> = (Sample, &'a mut dyn FnMut());
+/// How one count goes: the batches it does, what it calls when they begin, and from how many
+/// pairs per key it sorts its lists (the instruction set's own `SortWhen`).
+pub(super) struct Course<'a> {
+    pub(super) sample: Sample,
+    pub(super) counting: &'a mut dyn FnMut(),
+    pub(super) when: SortWhen,
+}
 
 /// A batch count (`count_batch` of `portable.rs`, `avx2.rs` or `avx512.rs`) with the number of
 /// chunks made a constant.
@@ -289,12 +297,16 @@ fn sliced(
     long: &[u64],
     short: &[u64],
     bits: u32,
-    ((sample, counting), when): (Course, SortWhen),
+    Course {
+        sample,
+        counting,
+        when,
+    }: Course,
     s: &mut Scratch,
-    (kept, patterns_of): (
+    Readers { kept, patterns_of }: Readers<
         impl Fn(&KeyMap, u64) -> u64,
         impl Fn(&KeyMap, &[u64], &mut [Pattern]),
-    ),
+    >,
     count: impl Fn(usize, &[u64], &[Lanes], &Lanes) -> u64,
 ) -> u64 {
     // Lists not sorted go in batches whichever way costs less, for a whole count (a sample is of

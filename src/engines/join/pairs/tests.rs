@@ -38,7 +38,11 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
             long,
             short,
             bits,
-            ((Sample::ALL, &mut || ()), SORT),
+            Course {
+                sample: Sample::ALL,
+                counting: &mut || (),
+                when: SORT,
+            },
             s,
             table_readers!(),
             portable,
@@ -48,7 +52,11 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
     {
         if isa::has_avx2() {
             for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
-                let c: Course = (Sample::ALL, &mut || ());
+                let c = Course {
+                    sample: Sample::ALL,
+                    counting: &mut || (),
+                    when: SORT,
+                };
                 // SAFETY: the CPU has the features the function is compiled for.
                 let count = unsafe { avx2::count_sliced(long, short, bits, c, s, pext) };
                 counts.push((path, count));
@@ -56,8 +64,19 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
         }
         if isa::has_avx512() {
             // SAFETY: as above.
-            let count =
-                unsafe { avx512::count_sliced(long, short, bits, (Sample::ALL, &mut || ()), s) };
+            let count = unsafe {
+                avx512::count_sliced(
+                    long,
+                    short,
+                    bits,
+                    Course {
+                        sample: Sample::ALL,
+                        counting: &mut || (),
+                        when: SORT,
+                    },
+                    s,
+                )
+            };
             counts.push(("avx512", count));
         }
     }
@@ -196,16 +215,12 @@ fn patterns_of_more_than_eight_pivots_count_alike_on_every_path() {
     let short: Vec<u64> = (0..40_000).map(|_| key()).collect();
     let mut s = Scratch::default();
     let unsorted = SortWhen(1 << 40);
-    let c: Course = (Sample::ALL, &mut || ());
-    let whole = sliced(
-        &long,
-        &short,
-        40,
-        (c, unsorted),
-        &mut s,
-        table_readers!(),
-        portable,
-    );
+    let c = Course {
+        sample: Sample::ALL,
+        counting: &mut || (),
+        when: unsorted,
+    };
+    let whole = sliced(&long, &short, 40, c, &mut s, table_readers!(), portable);
     assert!(whole > 0);
     for (path, count) in every_path(&long, &short, 40, &mut s) {
         assert_eq!(count, whole, "{path}");

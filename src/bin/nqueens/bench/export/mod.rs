@@ -64,11 +64,11 @@ pub struct Export {
 }
 
 impl Export {
-    /// Writes `bench` to the file with [`crate::files::write`]: a reader never sees half a file,
+    /// Writes `bench` to the file with [`nqueens::util::files::write`]: a reader never sees half a file,
     /// and a link or a device is written through.
     pub fn write(&self, bench: &Bench) -> Result<(), Error> {
         let bytes = self.format.exporter().serialize(bench)?;
-        crate::files::write(&self.path, &bytes).map_err(|source| Error::Write {
+        nqueens::util::files::write(&self.path, &bytes).map_err(|source| Error::Write {
             path: self.path.clone(),
             source,
         })
@@ -77,7 +77,7 @@ impl Export {
     /// Checks that the file can be written, before anything is measured (the calibration
     /// included).
     pub fn check(&self) -> Result<(), Error> {
-        crate::files::check_writable(&self.path).map_err(|source| Error::Write {
+        nqueens::util::files::check_writable(&self.path).map_err(|source| Error::Write {
             path: self.path.clone(),
             source,
         })

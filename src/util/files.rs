@@ -1,7 +1,8 @@
 //! Writing a whole output file (a shard result, an export, a chart) without destroying what it
 //! replaces.
 //!
-//! [`write()`] is the one way the program writes such a file:
+//! [`write()`] is the one way the program writes such a file (and the way for a library user
+//! writing a shard's [`crate::cluster::PartialResult`]):
 //! - a **regular file, or a new path**, is replaced atomically: the bytes go to a temporary file
 //!   in the same folder, which is synced and renamed over the target, and the folder is synced.
 //!   A reader (or a crash) sees the old file or the new one, never half of one. A new file gets
@@ -12,7 +13,7 @@
 //!   through in place: it is never replaced by a regular file.
 //!
 //! The checkpoint is not written here: it is a journal appended in place under a lock (see
-//! [`crate::exec::checkpoint`]).
+//! [`crate::exec::Writer`]).
 
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Write};
@@ -215,7 +216,7 @@ fn folder(path: &Path) -> &Path {
 
 /// Makes a new name (a rename, a created file) in the folder of `path` durable, where the system
 /// allows it (not everywhere possible or needed, so a failure is not an error).
-pub(crate) fn sync_folder_of(path: &Path) {
+pub fn sync_folder_of(path: &Path) {
     let dir = folder(path);
     let _ = File::open(dir).and_then(|d| d.sync_all());
 }
