@@ -191,9 +191,10 @@ fn execute_priced(
     }
 }
 
-/// The progress display, and for `--test-hold-after K` a gate: the subproblems after the first
-/// K wait until the stop flag is set (a signal came), then are not run. Tests use it to stop a
-/// run at a known point, however fast the machine is.
+/// The progress display, and for `NQUEENS_TEST_HOLD_AFTER=K` (a test hook, read by builds with
+/// debug assertions only) a gate: the pieces after the first K wait until the stop flag is set
+/// (a signal came), then are not run. Tests use it to stop a run at a known point, however fast
+/// the machine is.
 struct Held<'a> {
     inner: &'a dyn Observer,
     after: Option<usize>,
