@@ -360,13 +360,20 @@ impl Join {
         loop {
             all_east.clear();
             east_runs.clear();
-            let more = east_halves.fill(q, window, (all_east, east_runs), self.piece, groups);
+            let more = east_halves.fill(q, window, all_east, east_runs, self.piece, groups);
             let mut west_halves = Turned::new(n, unit.west(n), Side::West);
             loop {
                 west.clear();
                 west_runs.clear();
-                let more_west = west_halves.fill(q, window, (west, west_runs), self.piece, groups);
-                let (east, west) = ((&all_east[..], &*east_runs), (&west[..], &*west_runs));
+                let more_west = west_halves.fill(q, window, west, west_runs, self.piece, groups);
+                let east = turn::Classed {
+                    keys: all_east,
+                    runs: east_runs,
+                };
+                let west = turn::Classed {
+                    keys: west,
+                    runs: west_runs,
+                };
                 total += turn::count_runs(n, east, west, turn, |e, w| {
                     count(e, w, window.key_bits(), scratch)
                 });

@@ -340,7 +340,8 @@ impl Quadrants {
     /// that queen.
     pub(crate) fn group_left_of<'a>(
         &'a self,
-        (row_set, col_set): (u32, u32),
+        row_set: u32,
+        col_set: u32,
         t: u32,
         made: &'a mut Made,
         out: &'a mut Vec<u64>,

@@ -201,6 +201,13 @@ pub(crate) struct Turned {
 /// ends where the next begins, the last at the end of the piece.
 pub(crate) type Runs = Vec<(Class, usize)>;
 
+/// A list of keys in class order with its runs ([`Runs`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Classed<'a> {
+    pub(crate) keys: &'a [u64],
+    pub(crate) runs: &'a Runs,
+}
+
 impl Turned {
     /// The halves on `rows` of an even `n`-board, read for `side`.
     pub(crate) fn new(n: u32, rows: u32, side: Side) -> Turned {
@@ -220,19 +227,15 @@ impl Turned {
         &mut self,
         q: &Quadrants,
         window: Window,
-        (out, runs): (&mut Vec<u64>, &mut Runs),
+        out: &mut Vec<u64>,
+        runs: &mut Runs,
         limit: usize,
         buffers: &mut half::Buffers,
     ) -> bool {
         while self.at < self.starts.len() {
             let start = self.starts[self.at];
             let halves = self.halves.get_or_insert_with(|| {
-                Halves::on(
-                    q.rows(),
-                    (start.rows, start.columns),
-                    start.placed,
-                    self.side,
-                )
+                Halves::on(q.rows(), start.rows, start.columns, start.placed, self.side)
             });
             let from = out.len();
             let more = halves.fill(q, window, out, limit, buffers);
@@ -266,7 +269,7 @@ fn each_run(len: usize, runs: &Runs) -> impl Iterator<Item = (Class, Range<usize
 /// Where each level's keys begin in a list in class order: level l's are
 /// `keys[bounds[l]..bounds[l + 1]]`.
 fn bounds(
-    (keys, runs): (&[u64], &Runs),
+    Classed { keys, runs }: Classed,
     levels: usize,
     part: impl Fn(Part) -> bool,
     out: &mut Vec<usize>,
@@ -287,7 +290,7 @@ fn bounds(
 }
 
 /// The keys of a list in class order ([`Runs`]) whose part `part` lets through, in order.
-fn gather((keys, runs): (&[u64], &Runs), part: impl Fn(Part) -> bool, out: &mut Vec<u64>) {
+fn gather(Classed { keys, runs }: Classed, part: impl Fn(Part) -> bool, out: &mut Vec<u64>) {
     out.clear();
     for ((_, p), range) in each_run(keys.len(), runs) {
         if part(p) {
@@ -343,8 +346,8 @@ fn staircase(
     here + staircase(a, b, levels.start..mid, count) + staircase(a, b, mid..levels.end, count)
 }
 
-/// Σ [`times`] × pairs that share no bit, over the east keys `east` with their `east_runs` and
-/// the west keys `west` with theirs, each count by `count(east keys, west keys)`:
+/// Σ [`times`] × pairs that share no bit, over the east keys in class order `east` and the west
+/// keys `west`, each count by `count(east keys, west keys)`:
 ///
 /// - east halves of part P (twice) and of both parts (once) against the west halves of a
 ///   smaller level ([`staircase`]);
@@ -352,8 +355,8 @@ fn staircase(
 /// - on each level, the parts pair by pair as [`times`] says.
 pub(crate) fn count_runs(
     n: u32,
-    east: (&[u64], &Runs),
-    west: (&[u64], &Runs),
+    east: Classed,
+    west: Classed,
     scratch: &mut Scratch,
     mut count: impl FnMut(&[u64], &[u64]) -> u64,
 ) -> u64 {
@@ -373,8 +376,8 @@ pub(crate) fn count_runs(
     bounds(west, levels, is_p, wb_p);
     bounds(west, levels, is_both, wb_both);
     let by = |keys, bounds| ByLevel { keys, bounds };
-    let (e_all, e_p, e_both) = (by(east.0, eb_all), by(ek_p, eb_p), by(ek_both, eb_both));
-    let (w_all, w_p, w_both) = (by(west.0, wb_all), by(wk_p, wb_p), by(wk_both, wb_both));
+    let (e_all, e_p, e_both) = (by(east.keys, eb_all), by(ek_p, eb_p), by(ek_both, eb_both));
+    let (w_all, w_p, w_both) = (by(west.keys, wb_all), by(wk_p, wb_p), by(wk_both, wb_both));
     let mut total = 0;
     // A half of the larger level decides alone.
     for (part, e_part, w_part) in [(Part::P, e_p, w_p), (Part::Both, e_both, w_both)] {
@@ -383,9 +386,9 @@ pub(crate) fn count_runs(
         total += times * staircase(e_part, w_all, 0..levels, &mut count);
     }
     // One level: its runs, class by class.
-    for (ec, er) in each_run(east.0.len(), east.1) {
-        for (wc, wr) in each_run(west.0.len(), west.1).filter(|(wc, _)| wc.0 == ec.0) {
-            let (e, w) = (&east.0[er.clone()], &west.0[wr]);
+    for (ec, er) in each_run(east.keys.len(), east.runs) {
+        for (wc, wr) in each_run(west.keys.len(), west.runs).filter(|(wc, _)| wc.0 == ec.0) {
+            let (e, w) = (&east.keys[er.clone()], &west.keys[wr]);
             let times = times(ec, wc);
             if times > 0 && !e.is_empty() && !w.is_empty() {
                 total += times * count(e, w);
@@ -471,7 +474,7 @@ mod tests {
                         loop {
                             let (mut keys, mut runs) = (Vec::new(), Runs::new());
                             let more =
-                                turned.fill(&q, window, (&mut keys, &mut runs), 3, &mut buffers);
+                                turned.fill(&q, window, &mut keys, &mut runs, 3, &mut buffers);
                             assert!(runs.windows(2).all(|w| w[0].0 < w[1].0), "class order");
                             for (i, &(class, from)) in runs.iter().enumerate() {
                                 let to = runs.get(i + 1).map_or(keys.len(), |r| r.1);
@@ -552,8 +555,14 @@ mod tests {
                     .sum();
             let got = count_runs(
                 n,
-                (&e.1, &e.2),
-                (&w.1, &w.2),
+                Classed {
+                    keys: &e.1,
+                    runs: &e.2,
+                },
+                Classed {
+                    keys: &w.1,
+                    runs: &w.2,
+                },
                 &mut Scratch::default(),
                 |a, b| {
                     a.iter()

@@ -4,7 +4,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, Window, LANES};
+use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, View, Window, LANES};
 
 /// For each set of fitting lanes (bit i: lane i), the 32-bit elements that bring those
 /// 64-bit lanes to the front, in order.
@@ -98,7 +98,7 @@ pub(super) fn keep_part(
     placements: &[u64],
     r: u32,
     forbid: Diagonals,
-    (window, side): (Window, Side),
+    View { window, side }: View,
     keys: &mut [u64],
 ) -> usize {
     let (d1_bits, rows) = q.packing();

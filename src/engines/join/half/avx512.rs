@@ -4,7 +4,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, Window, SPARE};
+use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, View, Window, SPARE};
 
 /// Compresses the lanes of `value` that `kept` says to the front of the register and stores
 /// it whole at `to` (a masked store was slower); returns how many were kept.
@@ -65,7 +65,7 @@ pub(super) fn keep_part(
     placements: &[u64],
     r: u32,
     forbid: Diagonals,
-    (window, side): (Window, Side),
+    View { window, side }: View,
     keys: &mut [u64],
 ) -> usize {
     let (d1_bits, rows) = q.packing();

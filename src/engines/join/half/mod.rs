@@ -36,6 +36,13 @@ pub(crate) enum Side {
     West,
 }
 
+/// How a list's keys are read: the board's window of diagonals, for one side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct View {
+    pub(super) window: Window,
+    pub(super) side: Side,
+}
+
 /// How the diagonal masks of an `n`-board become keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Window {
@@ -173,9 +180,10 @@ fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) 
 fn keep_part(
     isa: Isa,
     q: &Quadrants,
-    (placements, shift): (&[u64], u32),
+    placements: &[u64],
+    shift: u32,
     forbid: Diagonals,
-    (window, side): (Window, Side),
+    View { window, side }: View,
     out: &mut [u64],
 ) -> usize {
     if placements.is_empty() {
@@ -185,12 +193,12 @@ fn keep_part(
         // SAFETY: the token is made only where the CPU has AVX-512 F and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512(_) => unsafe {
-            avx512::keep_part(q, placements, shift, forbid, (window, side), out)
+            avx512::keep_part(q, placements, shift, forbid, View { window, side }, out)
         },
         // SAFETY: the token is made only where the CPU has AVX2 and popcnt (`isa`).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2(_) => unsafe {
-            avx2::keep_part(q, placements, shift, forbid, (window, side), out)
+            avx2::keep_part(q, placements, shift, forbid, View { window, side }, out)
         },
         _ => keep_each(placements, out, |p| {
             let (d1, d2) = q.unpack(p);
@@ -205,7 +213,7 @@ fn keep_part(
 
 impl South {
     /// The south `placements` of a quadrant join, moved down below the `r` north rows, that avoid
-    /// `forbid`, with their keys read for `side` ([`keep_part`]).
+    /// `forbid`, with their keys read for `view` ([`keep_part`]).
     #[inline(always)]
     fn fill(
         &mut self,
@@ -214,15 +222,15 @@ impl South {
         placements: &[u64],
         r: u32,
         forbid: Diagonals,
-        (window, side): (Window, Side),
+        view: View,
     ) {
         let keys = pairs::slots(&mut self.keys, placements.len() + SPARE);
-        let len = keep_part(isa, q, (placements, r), forbid, (window, side), keys);
+        let len = keep_part(isa, q, placements, r, forbid, view, keys);
         // Zeros up to a whole number of LANES: LANES of them, a length known when compiled, so
         // no `memset` call of a variable length (a visible share of a profile, this its caller).
         keys[len..len + LANES].fill(0);
         self.len = len;
-        self.shown = window.shown(side);
+        self.shown = view.window.shown(view.side);
     }
 
     /// The lists' length with their padding: a whole number of [`LANES`].
@@ -283,14 +291,14 @@ impl Halves {
     /// north rectangle of `r` rows that use none of the diagonals in `forbid` (same bit in
     /// either direction), read for `side`.
     pub(crate) fn new(r: u32, h: u32, rows: u32, forbid: u64, side: Side) -> Halves {
-        Halves::on(r, (rows, (1 << h) - 1), (forbid, forbid), side)
+        Halves::on(r, rows, (1 << h) - 1, (forbid, forbid), side)
     }
 
     /// The placements of one queen in each of the rows `rows` and in each of the columns
     /// `columns` (as many, east view) of a board with a north rectangle of `r` rows, that use
     /// none of the "/" diagonals `forbid.0` nor the "\" diagonals `forbid.1`, read for `side`:
     /// the rest of a half some of whose queens are placed already (`turn.rs`).
-    pub(crate) fn on(r: u32, (rows, columns): (u32, u32), forbid: Diagonals, side: Side) -> Halves {
+    pub(crate) fn on(r: u32, rows: u32, columns: u32, forbid: Diagonals, side: Side) -> Halves {
         let north = rows & ((1 << r) - 1);
         let k = north.count_ones();
         let possible = k <= columns.count_ones() && rows.count_ones() == columns.count_ones();
@@ -425,7 +433,7 @@ fn groups<'a>(
         north_ok,
     } = buffers;
     let group = match halves.before {
-        Some(t) if north & 1 << (r - 1) != 0 => q.group_left_of((north, cols), t, made, top),
+        Some(t) if north & 1 << (r - 1) != 0 => q.group_left_of(north, cols, t, made, top),
         _ => q.group(north, cols, made),
     };
     let north = North::avoiding(isa, q, window, side, forbid, group, north_ok);
@@ -433,7 +441,7 @@ fn groups<'a>(
         return None;
     }
     let placements = q.group(south, halves.columns ^ cols, made);
-    south_ok.fill(isa, q, placements, r, forbid, (window, side));
+    south_ok.fill(isa, q, placements, r, forbid, View { window, side });
     if south_ok.len == 0 {
         return None;
     }
@@ -481,7 +489,7 @@ impl<'a> North<'a> {
         out: &'a mut Vec<u64>,
     ) -> North<'a> {
         let room = pairs::slots(out, group.len() + SPARE);
-        let len = keep_part(isa, q, (group, 0), forbid, (window, side), room);
+        let len = keep_part(isa, q, group, 0, forbid, View { window, side }, room);
         North { keys: &room[..len] }
     }
 

@@ -241,7 +241,7 @@ fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys()
                     ];
                     for (shift, forbid) in cases {
                         let mut south = South::default();
-                        south.fill(Isa::Plain, &q, &group, shift, forbid, (window, side));
+                        south.fill(Isa::Plain, &q, &group, shift, forbid, View { window, side });
                         let expected: Vec<_> = group
                             .iter()
                             .map(|&p| q.unpack(p))
@@ -256,7 +256,7 @@ fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys()
                         #[cfg(target_arch = "x86_64")]
                         {
                             let mut out = vec![0; group.len() + SPARE];
-                            let view = (window, side);
+                            let view = View { window, side };
                             if crate::system::isa::avx2().is_some() {
                                 // SAFETY: the CPU has AVX2 and popcnt.
                                 let len = unsafe {

@@ -160,7 +160,9 @@ pub(super) fn sort_by_pattern(
     values: &[u64],
     patterns: &[Pattern],
     k: usize,
-    (out, counters, starts): (&mut [u64], &mut Vec<[usize; SORT_LANES]>, &mut Vec<usize>),
+    out: &mut [u64],
+    counters: &mut Vec<[usize; SORT_LANES]>,
+    starts: &mut Vec<usize>,
 ) {
     let patterns = &patterns[..values.len()];
     // A pattern's counters side by side, not lane by lane: one key's counter and the next

@@ -374,14 +374,14 @@ fn sliced(
     // it keeps the caller's CPU features).
     patterns_of(map, long, slots(patterns, long.len()));
     let sorted_long = slots(sorted_long, long.len());
-    sort_by_pattern(long, patterns, k, (sorted_long, counters, starts));
+    sort_by_pattern(long, patterns, k, sorted_long, counters, starts);
     let (patterns, words) = (slots(patterns, short.len()), slots(words, short.len()));
     patterns_of(map, short, patterns);
     for (w, &key) in words.iter_mut().zip(short) {
         *w = kept(map, key);
     }
     let sorted_short = slots(sorted_short, short.len());
-    sort_by_pattern(words, patterns, k, (sorted_short, counters, starts));
+    sort_by_pattern(words, patterns, k, sorted_short, counters, starts);
     let starts = &starts[..=1 << k];
     let positions = map.positions();
     let chunks = chunks(positions.len());
