@@ -50,19 +50,12 @@ pub fn one_arena_under_a_limit() -> bool {
         };
         // SAFETY: getrlimit writes one rlimit through a valid pointer.
         let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
-        let finite = read && limit.rlim_cur != libc::RLIM_INFINITY;
-        if one_arena_for(finite.then_some(limit.rlim_cur)) {
+        if read && limit.rlim_cur != libc::RLIM_INFINITY {
             // SAFETY: mallopt only sets a malloc parameter, under malloc's own lock.
             return unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) } == 1;
         }
     }
     false
-}
-
-/// Whether an address-space limit of `limit` bytes (`None`: none) calls for one malloc arena.
-#[cfg_attr(not(all(target_os = "linux", target_env = "gnu")), allow(dead_code))]
-fn one_arena_for(limit: Option<u64>) -> bool {
-    limit.is_some()
 }
 
 /// Bytes this process may still allocate, as far as the system says; `None` when it says
@@ -154,12 +147,9 @@ fn address_space_room(_status: &str) -> Option<u64> {
 mod tests {
     use super::*;
 
-    /// One arena under any finite address-space limit, the default without one; asked here,
-    /// where the tests run without a limit, it changes nothing.
+    /// Without an address-space limit, as the tests run, malloc keeps its arenas.
     #[test]
-    fn one_arena_under_a_finite_limit_only() {
-        assert!(one_arena_for(Some(8 << 30)) && one_arena_for(Some(1 << 20)));
-        assert!(!one_arena_for(None));
+    fn no_limit_keeps_malloc_s_arenas() {
         let mut limit = libc::rlimit {
             rlim_cur: 0,
             rlim_max: 0,

@@ -2,9 +2,9 @@
 //! in backquotes is checked against the tree.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::util;
+use crate::util::{self, root};
 
 /// Names from outside this crate that the document quotes.
 const FOREIGN: &[&str] = &[
@@ -16,10 +16,6 @@ const FOREIGN: &[&str] = &[
     "MemAvailable",
     "SAFETY",
 ];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn is_ident(word: &str) -> bool {
     let mut chars = word.chars();

@@ -5,14 +5,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::util;
+use crate::util::{self, root};
 
 /// The most lines a source file may hold before it is split by concern.
 const MOST_LINES: usize = 800;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 #[test]
 fn no_source_file_passes_800_lines() {

@@ -51,14 +51,11 @@ fn spawn_with(args: &[String], vars: &[(&str, &str)]) -> Child {
         .expect("nqueens starts")
 }
 
-/// The records of the checkpoint at `path` (its lines but the header and the time lines).
-fn records(path: &Path) -> usize {
-    crate::util::checkpoint_records(path)
-}
-
 /// Waits until the checkpoint holds the records of the held run, then sends `signals` to it.
 fn kill_mid_run(child: &mut Child, path: &Path, signals: &[&str]) -> ExitStatus {
-    crate::util::poll_until("the held run's records", 120, || records(path) >= HOLD);
+    crate::util::poll_until("the held run's records", 120, || {
+        crate::util::checkpoint_records(path) >= HOLD
+    });
     assert!(
         child.try_wait().unwrap().is_none(),
         "the run ended before it could be killed"
@@ -95,7 +92,7 @@ fn resume_gives_the_table_count(args: &[String], path: &Path) {
 /// Runs the same command (of n = 16, a plan of `plan_len` pieces) again to the end: the count
 /// must be the table's, and the checkpoint then holds every piece.
 fn resume_to_the_table_count(args: &[String], path: &Path, plan_len: usize) {
-    let saved = records(path);
+    let saved = crate::util::checkpoint_records(path);
     assert!(saved > 0 && saved < plan_len, "{saved} of {plan_len} saved");
     let out = nqueens().args(args).arg("--json").assert().success();
     let out = out.get_output();
@@ -106,7 +103,7 @@ fn resume_to_the_table_count(args: &[String], path: &Path, plan_len: usize) {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("resuming from"), "{stderr}");
-    assert_eq!(records(path), plan_len);
+    assert_eq!(crate::util::checkpoint_records(path), plan_len);
 }
 
 #[test]
@@ -241,7 +238,9 @@ fn a_time_limit_s_repeated_sigterm_still_stops_cleanly() {
     let (_dir, path) = scratch("n16.ckpt");
     let args = long_run(&path);
     let mut child = spawn(&args);
-    crate::util::poll_until("the held run's records", 120, || records(&path) >= HOLD);
+    crate::util::poll_until("the held run's records", 120, || {
+        crate::util::checkpoint_records(&path) >= HOLD
+    });
     for signal in ["CONT", "TERM", "CONT", "TERM"] {
         send(&child, signal);
         std::thread::sleep(Duration::from_millis(20));
@@ -402,7 +401,7 @@ fn a_torn_last_record_is_redone_and_duplicates_count_once() {
     let (_dir, path) = scratch("n10.ckpt");
     let args = finished_checkpoint(&path);
     let whole = fs::read_to_string(&path).unwrap();
-    let all = records(&path);
+    let all = crate::util::checkpoint_records(&path);
     let last = whole
         .lines()
         .rfind(|l| !l.starts_with("time "))
@@ -419,7 +418,7 @@ fn a_torn_last_record_is_redone_and_duplicates_count_once() {
     // The torn fragment is gone; the file is whole again.
     let repaired = fs::read_to_string(&path).unwrap();
     assert!(repaired.ends_with('\n'));
-    assert_eq!(records(&path), all + 1);
+    assert_eq!(crate::util::checkpoint_records(&path), all + 1);
     nqueens().args(&args).assert().success();
 }
 
@@ -532,7 +531,9 @@ fn a_resumed_shard_reports_the_time_of_all_its_runs() {
     // The first run is held mid-shard for a while, then stopped cleanly by SIGINT: its time line
     // says how long it took.
     let mut child = spawn(&args);
-    crate::util::poll_until("the held run's records", 120, || records(&path) >= HOLD);
+    crate::util::poll_until("the held run's records", 120, || {
+        crate::util::checkpoint_records(&path) >= HOLD
+    });
     // Held a while, so that its time line has something to say.
     std::thread::sleep(Duration::from_millis(300));
     send(&child, "INT");

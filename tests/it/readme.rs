@@ -1,8 +1,10 @@
 //! README's library section works as written: a new project adds the library by the line it
 //! gives and builds its example.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
+
+use crate::util::root;
 
 /// The README's text between `## As a library` and the next heading.
 fn library_section() -> String {
@@ -10,10 +12,6 @@ fn library_section() -> String {
     let start = readme.find("## As a library").expect("a library section");
     let rest = &readme[start + 3..];
     rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The contents of the fenced blocks of `kind` in `text`.

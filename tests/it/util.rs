@@ -98,6 +98,11 @@ pub fn under_ulimit(kib: u32, args: &str) -> std::process::Output {
         .unwrap()
 }
 
+/// The repository's root (the crate's manifest folder).
+pub fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// Every Rust source file under `dir`, depth first.
 pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -142,32 +147,34 @@ pub fn checkpoint_records(path: &std::path::Path) -> usize {
     })
 }
 
-/// Polls `done` every few milliseconds until it holds; the test fails, saying `what` it waited
-/// for, after `seconds`.
-pub fn poll_until(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
+/// Polls `done` every few milliseconds until it holds or `seconds` pass: whether it held.
+fn poll(seconds: u64, mut done: impl FnMut() -> bool) -> bool {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
     while !done() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "waited {seconds} s for {what}"
-        );
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    true
+}
+
+/// Polls `done` until it holds; the test fails, saying `what` it waited for, after `seconds`.
+pub fn poll_until(what: &str, seconds: u64, done: impl FnMut() -> bool) {
+    assert!(poll(seconds, done), "waited {seconds} s for {what}");
 }
 
 /// Waits for `child` at most `seconds`: a test that would hang fails instead, its child killed.
 pub fn wait_within(child: &mut std::process::Child, seconds: u64) -> std::process::ExitStatus {
     let mut status = None;
-    let waited = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        poll_until("the process to end", seconds, || {
-            status = child.try_wait().unwrap();
-            status.is_some()
-        })
-    }));
-    if let Err(panic) = waited {
+    let ended = poll(seconds, || {
+        status = child.try_wait().unwrap();
+        status.is_some()
+    });
+    if !ended {
         let _ = child.kill();
         let _ = child.wait();
-        std::panic::resume_unwind(panic);
+        panic!("the process ran past {seconds} s");
     }
     status.unwrap()
 }

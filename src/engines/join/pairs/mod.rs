@@ -204,11 +204,7 @@ pub(crate) fn count_sample(
         return count_plain(a, b);
     }
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    let c = Course {
-        sample,
-        counting,
-        when: SORT,
-    };
+    let c = Course::new(sample, counting);
     #[cfg(target_arch = "x86_64")]
     {
         if isa::has_avx512() {
@@ -244,6 +240,18 @@ pub(super) struct Course<'a> {
     pub(super) sample: Sample,
     pub(super) counting: &'a mut dyn FnMut(),
     pub(super) when: SortWhen,
+}
+
+impl<'a> Course<'a> {
+    /// The batches of `sample`, calling `counting` when they begin, with the lists sorted as
+    /// the portable and AVX2 counts sort them (the AVX-512 count sets its own `when`).
+    pub(super) fn new(sample: Sample, counting: &'a mut dyn FnMut()) -> Course<'a> {
+        Course {
+            sample,
+            counting,
+            when: SORT,
+        }
+    }
 }
 
 /// A batch count (`count_batch` of `portable.rs`, `avx2.rs` or `avx512.rs`) with the number of

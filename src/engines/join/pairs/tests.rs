@@ -38,11 +38,7 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
             long,
             short,
             bits,
-            Course {
-                sample: Sample::ALL,
-                counting: &mut || (),
-                when: SORT,
-            },
+            Course::new(Sample::ALL, &mut || ()),
             s,
             table_readers!(),
             portable,
@@ -52,11 +48,8 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
     {
         if isa::has_avx2() {
             for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
-                let c = Course {
-                    sample: Sample::ALL,
-                    counting: &mut || (),
-                    when: SORT,
-                };
+                let mut counting = || ();
+                let c = Course::new(Sample::ALL, &mut counting);
                 // SAFETY: the CPU has the features the function is compiled for.
                 let count = unsafe { avx2::count_sliced(long, short, bits, c, s, pext) };
                 counts.push((path, count));
@@ -65,17 +58,7 @@ fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&
         if isa::has_avx512() {
             // SAFETY: as above.
             let count = unsafe {
-                avx512::count_sliced(
-                    long,
-                    short,
-                    bits,
-                    Course {
-                        sample: Sample::ALL,
-                        counting: &mut || (),
-                        when: SORT,
-                    },
-                    s,
-                )
+                avx512::count_sliced(long, short, bits, Course::new(Sample::ALL, &mut || ()), s)
             };
             counts.push(("avx512", count));
         }
