@@ -132,28 +132,33 @@ pub struct Options {
     pub decomposition: Decomposition,
 }
 
-/// How the join engine counts the units of an even board: whole, or by their quarter turn
-/// (design.md). The two are independent computations of one total, with plans of their own
-/// fingerprint: a count confirmed by the other decomposition does not repeat a mistake of the
-/// first. Odd boards, and the other engines, have one decomposition only.
+/// How the join engine counts the units of an even board: whole, by their quarter turn, or cut
+/// by the rows of the innermost columns' queens (design.md). The three are independent
+/// computations of one total, with plans of their own fingerprint: a count confirmed by
+/// another decomposition does not repeat a mistake of the first. Odd boards, and the other
+/// engines, have one decomposition only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Decomposition {
-    /// The faster of the two for n: the quarter turn from n = 26, whole units below.
+    /// The fastest for n: the innermost key from n = 26, whole units below.
     #[default]
     Fastest,
     /// Every unit of an even board by its quarter turn.
     QuarterTurn,
     /// Every unit of an even board whole.
     Whole,
+    /// Every unit of an even board cut by the rows of its innermost columns' queens, and
+    /// counted by the quarter turn.
+    Innermost,
 }
 
 impl Decomposition {
     /// Every decomposition, the default first.
-    pub const ALL: [Decomposition; 3] = [
+    pub const ALL: [Decomposition; 4] = [
         Decomposition::Fastest,
         Decomposition::QuarterTurn,
         Decomposition::Whole,
+        Decomposition::Innermost,
     ];
 
     /// Its name on the command line and in messages.
@@ -162,6 +167,7 @@ impl Decomposition {
             Decomposition::Fastest => "fastest",
             Decomposition::QuarterTurn => "quarter-turn",
             Decomposition::Whole => "whole",
+            Decomposition::Innermost => "innermost",
         }
     }
 }

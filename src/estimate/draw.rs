@@ -55,6 +55,7 @@ pub(crate) struct Drawn {
     pub(crate) pieces: u32,
     pub(crate) seconds: f64,
     pub(crate) pairs: f64,
+    pub(crate) anded: f64,
 }
 
 /// One draw of the join engine's work from `space` (the module's notes).
@@ -91,6 +92,7 @@ fn draw_sampled(join: &Join, space: &Space, rng: &mut SplitMix64, keys: usize) -
     }
     sampler.unseen = 0.0;
     sampler.pairs = 0.0;
+    sampler.anded = 0.0;
     let before = thread_cpu_seconds();
     for _ in 0..run {
         std::hint::black_box(
@@ -102,6 +104,7 @@ fn draw_sampled(join: &Join, space: &Space, rng: &mut SplitMix64, keys: usize) -
         pieces: run,
         seconds: thread_cpu_seconds() - before + sampler.unseen,
         pairs: sampler.pairs,
+        anded: sampler.anded,
     }
 }
 
@@ -115,6 +118,8 @@ pub(crate) struct Sampler {
     pub(crate) unseen: f64,
     /// Pairs of keys the counts would test, as estimated from those done.
     pub(crate) pairs: f64,
+    /// Pairs of keys the counts would AND (those the pivots do not skip), likewise.
+    pub(crate) anded: f64,
 }
 
 impl Sampler {
@@ -124,6 +129,7 @@ impl Sampler {
             keys,
             unseen: 0.0,
             pairs: 0.0,
+            anded: 0.0,
         }
     }
 
@@ -131,9 +137,11 @@ impl Sampler {
     /// otherwise those of one of the `stride` samples of its batches that hold about `keys`
     /// keys (every `stride`-th batch as the counter orders them, from one drawn at random).
     /// What the batches outside the sample would have cost goes into `unseen` (ordering the
-    /// lists, done once, is timed as it is), the pairs all of them test into `pairs`.
+    /// lists, done once, is timed as it is), the pairs all of them test into `pairs`, and
+    /// those they AND into `anded`, scaled as the time is.
     pub(crate) fn count(&mut self, a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
         let (long, short) = (a.len().max(b.len()), a.len().min(b.len()));
+        let anded = scratch.anded;
         let batches = long.div_ceil(BATCH);
         let stride = if a.len() * b.len() < PLAIN_BELOW {
             1
@@ -142,7 +150,9 @@ impl Sampler {
         };
         if stride == 1 {
             self.pairs += (long * short) as f64;
-            return count_disjoint(a, b, bits, scratch);
+            let found = count_disjoint(a, b, bits, scratch);
+            self.anded += (scratch.anded - anded) as f64;
+            return found;
         }
         let offset = (self.rng.next() % stride as u64) as usize;
         let mut counting = 0.0;
@@ -155,6 +165,7 @@ impl Sampler {
             .map(|i| BATCH.min(long - i * BATCH))
             .sum();
         self.pairs += (stride * sampled * short) as f64;
+        self.anded += ((scratch.anded - anded) * stride as u64) as f64;
         found
     }
 }
@@ -235,5 +246,51 @@ mod tests {
                 );
             }
         }
+    }
+}
+
+/// Paired draws: the same row sets, with the same samples, drawn for two decompositions, and
+/// the ratio of their estimated times (`NQUEENS_PAIRED`: "n draws seed", e.g. "28 12 5").
+/// A measurement, not a check: run with `--ignored --nocapture`.
+#[cfg(test)]
+mod paired {
+    use super::*;
+    use crate::Decomposition;
+    use rayon::prelude::*;
+
+    #[test]
+    #[ignore]
+    fn innermost_against_the_quarter_turn_on_the_same_draws() {
+        let spec = std::env::var("NQUEENS_PAIRED").unwrap_or_else(|_| "26 8 5".into());
+        let v: Vec<u64> = spec.split(' ').map(|x| x.parse().unwrap()).collect();
+        let (n, draws, seed) = (v[0] as u32, v[1], v[2]);
+        let ways = [Decomposition::QuarterTurn, Decomposition::Innermost];
+        let joins: Vec<Join> = ways
+            .iter()
+            .map(|&d| Join::within(n, None, 2, d).unwrap())
+            .collect();
+        let on_demand = joins[0].quadrants() == Quadrant::OnDemand;
+        let space = Space::row_sets(n, on_demand, super::super::space::SHARE_PROBES, seed);
+        let rows: Vec<[Drawn; 2]> = (0..draws)
+            .into_par_iter()
+            .map(|i| {
+                let s = seed.wrapping_mul(1000).wrapping_add(i);
+                let d = [0, 1].map(|w| draw_row_sets(&joins[w], &space, &mut SplitMix64(s)));
+                eprintln!(
+                    "draw {i}: {:.2} s against {:.2} s ({:.3}), pairs {:.3e} against {:.3e}",
+                    d[1].seconds,
+                    d[0].seconds,
+                    d[1].seconds / d[0].seconds,
+                    d[1].pairs,
+                    d[0].pairs
+                );
+                d
+            })
+            .collect();
+        let sum = |w: usize| -> f64 { rows.iter().map(|d| d[w].stands_for * d[w].seconds).sum() };
+        eprintln!(
+            "n = {n}, {draws} draws, seed {seed}: innermost / quarter turn = {:.3}",
+            sum(1) / sum(0)
+        );
     }
 }

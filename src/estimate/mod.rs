@@ -87,6 +87,9 @@ pub struct Estimate {
     /// The join engine's count: the pairs of half-boards it would test (those its pivots skip
     /// included), estimated from the same draws as the time; `None` for the other engines.
     pub pairs: Option<f64>,
+    /// Of those pairs, the ones its counter would AND: those its pivots do not skip, a batch
+    /// of keys at a time. What the count's time follows.
+    pub anded: Option<f64>,
     /// Whether the interval came within [`Estimate::until`] of the value, from at least
     /// [`MIN_PRECISE_SAMPLES`] draws, at some draw of the sampling: then it stopped for that.
     /// Draws already under way then are still added, and may widen the interval a little; the
@@ -251,6 +254,7 @@ fn sample(
         until,
         weighed: space.weighed(),
         pairs: plan.join_tables().map(|_| draws.pairs),
+        anded: plan.join_tables().map(|_| draws.anded),
         reached: until
             .is_some_and(|u| draws.count >= MIN_PRECISE_SAMPLES && margin(draws) <= u * draws.mean),
     };
@@ -328,6 +332,7 @@ fn draw(plan: &Plan, space: &Space, rng: &mut SplitMix64) -> Drawn {
         pieces: 1,
         seconds: thread_cpu_seconds() - before,
         pairs: 0.0,
+        anded: 0.0,
     }
 }
 
@@ -340,8 +345,9 @@ struct Draws {
     squares: f64,
     /// Pieces of work timed.
     timed: u64,
-    /// The mean of the pairs the draws estimate.
+    /// The mean of the pairs the draws estimate, and of those ANDed.
     pairs: f64,
+    anded: f64,
     /// The sum of cubed deviations from the mean, kept alike: the draws' skew.
     cubes: f64,
 }
@@ -360,6 +366,7 @@ impl Draws {
         self.cubes += square * step * (k - 2.0) - 3.0 * step * self.squares;
         self.squares += square;
         self.pairs += (drawn.pairs * drawn.stands_for - self.pairs) / k;
+        self.anded += (drawn.anded * drawn.stands_for - self.anded) / k;
     }
 
     /// Half the width of the 95% interval of the mean, where `mass_error` is the relative
@@ -460,6 +467,7 @@ mod tests {
                 pieces: 1,
                 seconds: if late { 1000.0 } else { 1.0 },
                 pairs: 0.0,
+                anded: 0.0,
             }
         };
         let watch = |e: &Estimate| {
@@ -508,6 +516,7 @@ mod tests {
                     pieces: 1,
                     seconds,
                     pairs: 0.0,
+                    anded: 0.0,
                 });
             }
             held += usize::from((draws.mean - truth).abs() <= draws.margin(0.0));
@@ -541,6 +550,7 @@ mod tests {
                 pieces: 1,
                 seconds,
                 pairs: 0.0,
+                anded: 0.0,
             });
         }
         let (margin, student) = (draws.margin(0.0), student(&draws));
@@ -555,6 +565,7 @@ mod tests {
                 pieces: 1,
                 seconds: 2.0,
                 pairs: 0.0,
+                anded: 0.0,
             });
         }
         assert_eq!(same.margin(0.0), 0.0);
@@ -570,6 +581,7 @@ mod tests {
                 pieces: i as u32,
                 seconds: t / 2.0,
                 pairs: 10.0 * t,
+                anded: 0.0,
             });
         }
         let mean = times.iter().sum::<f64>() / 5.0;

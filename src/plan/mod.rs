@@ -21,7 +21,7 @@ pub(crate) mod choose;
 
 use std::sync::Arc;
 
-use crate::engines::join::{self, Join};
+use crate::engines::join::{self, Join, Way};
 use crate::search::kernel::{self, board_mask, AllRows, Search};
 use crate::search::subproblem::{Builder, Rule, Subproblem, MAX_SPLIT_DEPTH};
 use crate::{Decomposition, Engine, Error};
@@ -291,8 +291,10 @@ impl Plan {
                     h.update(&block.to_le_bytes());
                 }
                 // The blocks of an even board counted by the quarter turn add other sums.
-                if join.turns() {
-                    h.update(b"quarter turn");
+                match join.way() {
+                    Way::Whole => {}
+                    Way::QuarterTurn => h.update(b"quarter turn"),
+                    Way::Innermost => h.update(b"innermost key"),
                 }
             }
         }
@@ -304,10 +306,10 @@ impl Plan {
     /// backtracking engines).
     pub fn decomposition(&self) -> Option<Decomposition> {
         let join = self.join_tables()?;
-        self.n.is_multiple_of(2).then_some(if join.turns() {
-            Decomposition::QuarterTurn
-        } else {
-            Decomposition::Whole
+        self.n.is_multiple_of(2).then_some(match join.way() {
+            Way::Whole => Decomposition::Whole,
+            Way::QuarterTurn => Decomposition::QuarterTurn,
+            Way::Innermost => Decomposition::Innermost,
         })
     }
 

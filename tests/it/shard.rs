@@ -557,10 +557,10 @@ fn merged_results_name_their_plan_and_decomposition() {
     assert!(read(&odd[0]).get("decomposition").is_none());
 }
 
-/// The two decompositions' campaigns of one board, merged together, give both totals and say
-/// whether they agree; shards of the two mixed in one set are still refused.
+/// The decompositions' campaigns of one board, merged together, give every total and say
+/// whether they agree; shards of two mixed in one set are still refused.
 #[test]
-fn a_count_confirmed_by_the_other_decomposition_merges_as_both() {
+fn a_count_confirmed_by_the_other_decompositions_merges_as_each() {
     let dir = TempDir::new().unwrap();
     let whole = run_shards(&dir.path().join("whole"), 16, 2, &[]);
     let turn = run_shards(
@@ -569,7 +569,13 @@ fn a_count_confirmed_by_the_other_decomposition_merges_as_both() {
         3,
         &["--decomposition", "quarter-turn"],
     );
-    let all = [whole.clone(), turn.clone()].concat();
+    let inner = run_shards(
+        &dir.path().join("inner"),
+        16,
+        2,
+        &["--decomposition", "innermost"],
+    );
+    let all = [whole.clone(), turn.clone(), inner.clone()].concat();
     let out = nqueens()
         .args(["merge", "--json"])
         .args(&all)
@@ -580,11 +586,10 @@ fn a_count_confirmed_by_the_other_decomposition_merges_as_both() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
-    assert_eq!(
-        (&lines[0]["decomposition"], &lines[1]["decomposition"]),
-        (&"whole".into(), &"quarter-turn".into())
-    );
+    let names: Vec<&str> = (lines.iter())
+        .map(|l| l["decomposition"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["whole", "quarter-turn", "innermost"]);
     for line in &lines {
         assert_eq!(
             (line["total"].as_u64(), &line["confirmed"]),
@@ -593,11 +598,28 @@ fn a_count_confirmed_by_the_other_decomposition_merges_as_both() {
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
+        stderr.contains(
+            "confirmed: the whole, quarter-turn and innermost decompositions give the same total"
+        ),
+        "{stderr}"
+    );
+    // Two of them: the message of two.
+    let out = nqueens()
+        .arg("merge")
+        .args([whole.clone(), turn.clone()].concat())
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
         stderr.contains("confirmed: the whole and quarter-turn decompositions give the same total"),
         "{stderr}"
     );
     refuses(
         &[whole[0].clone(), turn[1].clone(), turn[2].clone()],
+        &["cannot merge results of different runs: mixed"],
+    );
+    refuses(
+        &[inner[0].clone(), turn[1].clone(), turn[2].clone()],
         &["cannot merge results of different runs: mixed"],
     );
 }

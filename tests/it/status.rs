@@ -162,12 +162,17 @@ fn the_cpu_left_is_not_guessed_from_runs_that_have_not_recorded_their_time() {
     assert!(!left.contains("of CPU"), "{text}");
 }
 
-/// Shards of one board by both decompositions in one folder: a status each, each resubmit line
+/// Shards of one board by every decomposition in one folder: a status each, each resubmit line
 /// naming its DECOMPOSITION.
 #[test]
-fn status_of_both_decompositions_in_one_folder_gives_each() {
+fn status_of_every_decomposition_in_one_folder_gives_each() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, decomposition) in [("shard-1", "whole"), ("turn-1", "quarter-turn")] {
+    let ways = [
+        ("shard-1", "whole"),
+        ("turn-1", "quarter-turn"),
+        ("inner-1", "innermost"),
+    ];
+    for (name, decomposition) in ways {
         nqueens()
             .args(["count", "16", "--shard", "1/3", "-q", "-o"])
             .arg(dir.path().join(format!("{name}.json")))
@@ -184,13 +189,13 @@ fn status_of_both_decompositions_in_one_folder_gives_each() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     let mut seen: Vec<&str> = lines
         .iter()
         .map(|s| s["decomposition"].as_str().unwrap())
         .collect();
     seen.sort_unstable();
-    assert_eq!(seen, ["quarter-turn", "whole"]);
+    assert_eq!(seen, ["innermost", "quarter-turn", "whole"]);
     for s in &lines {
         assert_eq!(
             (s["done"].clone(), s["array"].clone()),

@@ -48,8 +48,8 @@ use crate::cluster::partial::{FORMAT_VERSIONS_READ, SHARD_FORMAT};
 use crate::cluster::{PartialResult, Partition, Shard};
 use crate::util::text::plural;
 use crate::util::text::{capped, excerpt};
-use crate::Plan;
 use crate::{Counts, Options};
+use crate::{Decomposition, Plan};
 
 /// The largest input merge reads: 10,000 shard results take about 6 MiB.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
@@ -302,10 +302,11 @@ impl Reader {
         check(self.read, self.broken, threads, quorum)
     }
 
-    /// [`Reader::merge`], except where the results are two whole runs of one board, each by
-    /// one of its two decompositions (campaign.md: a count confirmed by the other
-    /// decomposition): then each is merged on its own, and both are returned, whole units first.
-    /// Shards of the two mixed in one set are still refused as of different runs.
+    /// [`Reader::merge`], except where the results are whole runs of one board, each by
+    /// another of its decompositions (campaign.md: a count confirmed by another
+    /// decomposition): then each is merged on its own, and all are returned, whole units
+    /// first, then the quarter turn, then the innermost key. Shards of two mixed in one set are
+    /// still refused as of different runs.
     pub fn merge_each(self, threads: usize, quorum: Quorum) -> Result<Vec<Merged>, MergeError> {
         const N: usize = 0;
         const ENGINE: usize = 1;
@@ -316,7 +317,8 @@ impl Reader {
                 .windows(2)
                 .all(|w| w[0].run[field] == w[1].run[field])
         };
-        if plans.len() != 2 || !self.broken.is_empty() || !one_board(N) || !one_board(ENGINE) {
+        let several = (2..=Decomposition::ALL.len() - 1).contains(&plans.len());
+        if !several || !self.broken.is_empty() || !one_board(N) || !one_board(ENGINE) {
             return self.merge(threads, quorum).map(|m| vec![m]);
         }
         // Where the two are not each a whole run, the set is one run mixed: refused as such.
@@ -325,11 +327,14 @@ impl Reader {
             Err(e) => e,
             Ok(_) => unreachable!("a set of two plans never merges as one"),
         };
-        let first = self.read[0].run[PLAN].clone();
-        let (a, b): (Vec<Object>, Vec<Object>) =
-            self.read.into_iter().partition(|o| o.run[PLAN] == first);
+        let mut groups: Vec<Vec<Object>> = plans.iter().map(|_| Vec::new()).collect();
+        let plans: Vec<String> = plans.iter().map(|p| p.to_string()).collect();
+        for object in self.read {
+            let at = plans.iter().position(|p| *p == object.run[PLAN]);
+            groups[at.expect("every plan is listed")].push(object);
+        }
         let mut each = Vec::new();
-        for group in [a, b] {
+        for group in groups {
             match check(group, Vec::new(), threads, quorum) {
                 Ok(merged) => each.push(merged),
                 // Shards of each where the other's are missing: one set, mixed.
@@ -337,14 +342,16 @@ impl Reader {
                 Err(e) => return Err(e),
             }
         }
-        each.sort_by_key(|m| m.decomposition.map(crate::Decomposition::name));
-        match (each[0].decomposition, each[1].decomposition) {
-            (Some(x), Some(y)) if x != y => {
-                each.reverse();
-                Ok(each)
-            }
-            _ => Err(mixed(threads)),
+        let mut names: Vec<Option<&str>> = (each.iter())
+            .map(|m| m.decomposition.map(Decomposition::name))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.len() < each.len() || names.contains(&None) {
+            return Err(mixed(threads));
         }
+        each.sort_by_key(|m| std::cmp::Reverse(m.decomposition.map(Decomposition::name)));
+        Ok(each)
     }
 }
 

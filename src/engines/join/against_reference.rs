@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{half, units, Join, Quadrant};
+use super::{half, units, Join, Quadrant, Way};
 use crate::{Engine, Options, Plan};
 
 /// n = 17 and 18 take a few seconds each on demand: `cargo test -- --ignored`.
@@ -78,20 +78,23 @@ fn on_demand(n: u32) -> Join {
 fn every_unit_counts_the_solutions_whose_east_queens_use_its_rows() {
     // Odd boards: the units' east rows miss the middle row.
     assert!(units::tests::units(11).iter().all(|u| u.east >> 5 & 1 == 0));
-    for (n, turn) in (2..=12u32)
-        .map(|n| (n, false))
-        .chain((2..=12).step_by(2).map(|n| (n, true)))
+    let even = |way| (2..=12).step_by(2).map(move |n| (n, way));
+    for (n, way) in (2..=12u32)
+        .map(|n| (n, Way::Whole))
+        .chain(even(Way::QuarterTurn))
+        .chain(even(Way::Innermost))
     {
+        let turn = way != Way::Whole;
         let tally = by_unit(n, turn);
         for join in [Join::new(n).unwrap(), on_demand(n)] {
-            let join = Join { turn, ..join };
+            let join = Join { way, ..join };
             let mut covered = 0;
             for unit in units::tests::units(n) {
                 let expected = tally.get(&(unit.middle, unit.east)).copied().unwrap_or(0);
                 assert_eq!(
                     join.count_unit(&unit),
                     expected,
-                    "n = {n}, {unit:?}, turn {turn}"
+                    "n = {n}, {unit:?}, {way:?}"
                 );
                 covered += u64::from(unit.weight) * expected;
             }
@@ -187,28 +190,34 @@ fn join_shards_are_priced_by_their_halves_and_balance() {
     assert!(priced < 1.06, "{priced} vs {dealt}");
 }
 
-/// The quarter turn of even boards (`turn.rs`) against the published totals, made on demand in
-/// the smallest pieces and from the table (it counts from n = 26 unless asked; n = 18 to 22
-/// take 3 s to minutes: `cargo test -- --ignored`).
+/// The quarter turn of even boards (`turn.rs`), and the innermost key (`keyed.rs`), against
+/// the published totals, made on demand in the smallest pieces and from the table (n = 18 to
+/// 22 take seconds to minutes: `cargo test -- --ignored`).
 #[test]
-fn the_quarter_turn_counts_even_boards() {
-    for n in [14, 16] {
-        for join in [Join::new(n).unwrap(), on_demand(n)] {
-            counts_the_published_total(&Join { turn: true, ..join });
+fn the_quarter_turn_and_the_innermost_key_count_even_boards() {
+    for n in [4, 6, 8, 10, 12, 14, 16] {
+        for way in [Way::QuarterTurn, Way::Innermost] {
+            for join in [Join::new(n).unwrap(), on_demand(n)] {
+                counts_the_published_total(&Join { way, ..join });
+            }
         }
     }
 }
 
 #[test]
 #[ignore]
-fn the_quarter_turn_counts_n_18_to_22() {
+fn the_quarter_turn_and_the_innermost_key_count_n_18_to_22() {
     for n in [18, 20, 22] {
-        let join = Join {
-            turn: true,
-            ..Join::new(n).unwrap()
-        };
-        let total = counts_the_published_total(&join);
-        eprintln!("n = {n}: {total}, verified");
+        for way in [Way::QuarterTurn, Way::Innermost] {
+            let join = Join {
+                way,
+                ..Join::new(n).unwrap()
+            };
+            let start = std::time::Instant::now();
+            let total = counts_the_published_total(&join);
+            let seconds = start.elapsed().as_secs_f64();
+            eprintln!("n = {n}, {way:?}: {total}, verified, {seconds:.1} s");
+        }
     }
 }
 
@@ -221,8 +230,8 @@ fn counts_the_published_total(join: &Join) -> u64 {
         .map(|b| join.count_block(b))
         .sum();
     let n = join.n();
-    let turn = join.turns();
+    let way = join.way();
     let known = crate::truth::known::known(n).unwrap().total;
-    assert_eq!(u128::from(total), known, "n = {n}, turn {turn}");
+    assert_eq!(u128::from(total), known, "n = {n}, {way:?}");
     total
 }

@@ -17,7 +17,9 @@
 //! [`Join::piece`] keys, which the budget sets, so no list grows with n either.
 
 pub(crate) mod half;
+pub(crate) mod keyed;
 pub(crate) mod pairs;
+mod prices;
 pub(crate) mod quadrant;
 pub(crate) mod subsets;
 pub(crate) mod turn;
@@ -25,8 +27,6 @@ pub(crate) mod units;
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
-
-use rayon::prelude::*;
 
 use half::{keep_clear, Halves, Side, Window};
 use quadrant::{Quadrants, Store};
@@ -39,7 +39,7 @@ use crate::{Decomposition, Error};
 pub(crate) const MAX_TABLE_N: u32 = 24;
 
 /// Row sets drawn to price a block when the quadrants' sizes are not known.
-const BLOCK_PROBES: u32 = 16;
+pub(super) const BLOCK_PROBES: u32 = 16;
 
 /// Bytes a worker thread holds per key of its pieces: the east keys and their diagonals, the
 /// filtered east keys, the west keys, and the counter's sorted copies with their patterns (two
@@ -47,7 +47,8 @@ const BLOCK_PROBES: u32 = 16;
 const BYTES_PER_KEY: u64 = 52;
 
 /// Bytes more per key of an even board counted by the quarter turn: a piece's halves of part P
-/// and of both parts copied apart, on each side ([`turn::count_runs`]).
+/// and of both parts copied apart, on each side ([`turn::count_runs`]); or by the innermost
+/// key: one (a, b)'s filtered lists, on each side ([`keyed`]).
 const TURN_BYTES_PER_KEY: u64 = 16;
 
 /// The east lists (or pieces) of odd boards whose units that count alike are counted in one go,
@@ -85,8 +86,19 @@ pub(crate) struct Join {
     /// The candidate halves of every h-row set, by its rank in colexicographic order: made on
     /// the first [`Join::cost`], when the quadrants' sizes are known (n ≤ [`MAX_TABLE_N`]).
     prices: OnceLock<Vec<u64>>,
-    /// Whether an even board's units count by the quarter turn ([`turn`]).
-    turn: bool,
+    /// How an even board's units are counted.
+    way: Way,
+}
+
+/// How the join engine counts an even board's units (odd boards: always [`Way::Whole`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Way {
+    /// Each unit's east halves against its west halves.
+    Whole,
+    /// By the quarter turn ([`turn`]).
+    QuarterTurn,
+    /// By the rows of the innermost columns' queens, and the quarter turn ([`keyed`]).
+    Innermost,
 }
 
 /// How the join engine of one board keeps its quadrants.
@@ -114,7 +126,8 @@ impl Join {
         threads: usize,
         decomposition: Decomposition,
     ) -> Result<Join, Error> {
-        let turn = turns(n, decomposition);
+        let way = way(n, decomposition);
+        let turn = way != Way::Whole;
         let how = Join::admit(n, budget, threads)?;
         let table = if how == Quadrant::Table {
             Quadrants::size(n).1
@@ -141,7 +154,7 @@ impl Join {
         let piece = ((per_thread - made_bytes) / per_key).clamp(MIN_PIECE as u64, 1 << 28);
         let (piece, made) = (piece as usize, (made_bytes / 8) as usize);
         Join::with(n, how, piece)
-            .map(|join| Join { made, turn, ..join })
+            .map(|join| Join { made, way, ..join })
             .map_err(|_| match how {
                 // The budget admitted the table, and the system refused it: that is the cause.
                 Quadrant::Table => Error::TableRefused {
@@ -177,7 +190,7 @@ impl Join {
             made: usize::MAX,
             joint: JOINT,
             prices: OnceLock::new(),
-            turn: turns(n, Decomposition::Fastest),
+            way: way(n, Decomposition::Fastest),
         })
     }
 
@@ -186,7 +199,7 @@ impl Join {
     /// needs) without the table's memory and time.
     pub(crate) fn outline(n: u32, decomposition: Decomposition) -> Result<Join, Error> {
         Join::with(n, Quadrant::OnDemand, MIN_PIECE).map(|join| Join {
-            turn: turns(n, decomposition),
+            way: way(n, decomposition),
             ..join
         })
     }
@@ -223,10 +236,10 @@ impl Join {
         self.n
     }
 
-    /// Whether this even board's units count by the quarter turn ([`turn`]): what each block
-    /// adds to the total then differs from its solutions, so a plan's fingerprint says it.
-    pub(crate) fn turns(&self) -> bool {
-        self.turn
+    /// How this board's units are counted: by the quarter turn (either way), what each block
+    /// adds to the total differs from its solutions, so a plan's fingerprint says it.
+    pub(crate) fn way(&self) -> Way {
+        self.way
     }
 
     /// The blocks, in plan order: block `i` is subproblem `i` ([`units::blocks`]).
@@ -300,11 +313,26 @@ impl Join {
             return;
         }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quadrants, self.window);
-        if self.turn {
+        match self.way {
+            Way::Whole => {}
             // An even board: one unit per row set, counted by the quarter turn.
-            let unit = units[0];
-            let solutions = BUFFERS.with(|b| self.count_turned(&mut b.borrow_mut(), &unit, count));
-            return found(unit.weight, solutions);
+            Way::QuarterTurn => {
+                let unit = units[0];
+                let solutions =
+                    BUFFERS.with(|b| self.count_turned(&mut b.borrow_mut(), &unit, count));
+                return found(unit.weight, solutions);
+            }
+            Way::Innermost => {
+                let (unit, bits) = (units[0], window.key_bits());
+                let solutions = BUFFERS.with(|b| {
+                    let b = &mut *b.borrow_mut();
+                    let scratch = &mut b.scratch;
+                    self.count_keyed(&mut b.keyed, &mut b.groups, &unit, |e, w| {
+                        count(e, w, bits, scratch)
+                    })
+                });
+                return found(unit.weight, solutions);
+            }
         }
         let (groups, len) = groups(n, units);
         let groups = &groups[..len];
@@ -490,20 +518,23 @@ pub(crate) trait PairCounter:
 
 impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
-/// The smallest even board counted by the quarter turn ([`turn`]). It tests about half the
-/// pairs, but in shorter lists, where the counter's pivots cut less: below n = 26 that costs
-/// more than the halving saves (docs/performance.md).
-const TURN_FROM: u32 = 26;
+/// The smallest even board `Fastest` counts by the innermost key ([`keyed`]). It forms far
+/// fewer pairs, but in many shorter lists, each sorted by the counter's pivots: on smaller
+/// boards that costs more than it saves (docs/performance.md). The quarter turn alone
+/// ([`turn`]) is slower than one or the other at every n.
+const INNERMOST_FROM: u32 = 26;
 
-/// Whether the engine of an `n`-board counts by the quarter turn of even boards ([`turn`]), as
-/// `decomposition` says.
-fn turns(n: u32, decomposition: Decomposition) -> bool {
-    n.is_multiple_of(2)
-        && match decomposition {
-            Decomposition::Fastest => n >= TURN_FROM,
-            Decomposition::QuarterTurn => true,
-            Decomposition::Whole => false,
-        }
+/// How the engine of an `n`-board counts its units, as `decomposition` says.
+fn way(n: u32, decomposition: Decomposition) -> Way {
+    if !n.is_multiple_of(2) {
+        return Way::Whole;
+    }
+    match decomposition {
+        Decomposition::Fastest if n >= INNERMOST_FROM => Way::Innermost,
+        Decomposition::Fastest | Decomposition::Whole => Way::Whole,
+        Decomposition::QuarterTurn => Way::QuarterTurn,
+        Decomposition::Innermost => Way::Innermost,
+    }
 }
 
 /// The least memory the engine of an `n`-board counts in on `threads` threads: the smallest
@@ -526,102 +557,6 @@ pub(crate) fn default_budget() -> Option<u64> {
     crate::system::memory::available().map(|a| a / 2)
 }
 
-impl Join {
-    /// The estimated cost of [`Join::count_block`] for block `i`, in arbitrary units that compare
-    /// across the blocks of one board: the sum of its units' costs ([`Join::cost`]). Above
-    /// n = [`MAX_TABLE_N`], where no table's sizes are known, a block is priced by its number of
-    /// units, estimated from `BLOCK_PROBES` of its row sets drawn at random (most row sets
-    /// hold no unit of their own, and whole blocks none). Deterministic: the shard partition
-    /// depends on it.
-    pub(crate) fn block_cost(&self, i: usize) -> u128 {
-        let block = self.blocks[i];
-        if self.quadrants.sizes_known() {
-            let mut sum = 0;
-            units::row_sets(self.n, block, |east| {
-                units::units_of(self.n, east, |unit| sum += self.cost(&unit));
-            });
-            sum
-        } else {
-            let (n, low) = (self.n, units::block_low(self.n));
-            let rest = (n / 2).saturating_sub(block.count_ones());
-            let mut rng = crate::util::rng::SplitMix64(u64::from(block));
-            let mut found = 0u64;
-            for _ in 0..BLOCK_PROBES {
-                units::units_of(n, block | rng.subset(low, rest), |_| found += 1);
-            }
-            // Units per 2^20 row sets, so that rare units still weigh something.
-            let per_row_set = (found << 20) / u64::from(BLOCK_PROBES);
-            u128::from(units::row_sets_in(n, block)) * u128::from(per_row_set)
-        }
-    }
-
-    /// The estimated cost of [`Join::count_unit`] for `unit`, in arbitrary units that compare
-    /// across the units of one board: the candidate halves the quadrant join writes on each side
-    /// (north placements times the south placements with the other columns) plus the pairs the
-    /// bit-sliced counter tests, one per 64 east × west pairs. It reads only the sizes of table
-    /// groups, so the whole plan is priced in a fraction of a second (n ≤ [`MAX_TABLE_N`]).
-    pub(crate) fn cost(&self, unit: &Unit) -> u128 {
-        let prices = self.prices();
-        let price = |rows: u32| u128::from(prices[colex_rank(rows)]);
-        // The quarter turn keeps the west halves whose queen in the middle row stands in some
-        // of the h columns, left of the level column ([`units::level_column`]): about that
-        // share of them. Priced with the level column too, as when earlier builds made its
-        // (always empty) list: shards are dealt out by these prices, and a shard of an odd
-        // board written by an earlier build keeps its subproblems, so it still merges.
-        let h = self.n / 2;
-        let cols = units::level_column(self.n, unit).map_or(h, |t| t + 1);
-        let share = |x: u128| x * u128::from(cols.max(1)) / u128::from(h.max(1));
-        let (east, west) = (price(unit.east), share(price(unit.west(self.n))));
-        east + west + east * west / 64
-    }
-
-    /// The candidate halves of every h-row set, by colexicographic rank, made once (on the rayon
-    /// pool the caller runs in); empty when the quadrants' sizes are not known.
-    pub(crate) fn prices(&self) -> &[u64] {
-        self.prices.get_or_init(|| {
-            if !self.quadrants.sizes_known() {
-                return Vec::new();
-            }
-            let mut sets = Vec::new();
-            // Increasing order of the masks is colexicographic order.
-            subsets::for_each_subset(self.n, self.n / 2, |rows| sets.push(rows));
-            sets.par_iter().map(|&rows| self.candidates(rows)).collect()
-        })
-    }
-
-    /// The east halves on `rows` before the north and south parts are checked against each other.
-    fn candidates(&self, rows: u32) -> u64 {
-        let q = &self.quadrants;
-        let r = q.rows();
-        let (north, south) = (rows & ((1 << r) - 1), rows >> r);
-        let h = self.n / 2;
-        let all_cols = (1u32 << h) - 1;
-        let mut sum = 0u64;
-        subsets::for_each_subset(h, north.count_ones(), |cols| {
-            let (a, b) = (
-                q.group_len(north, cols),
-                q.group_len(south, all_cols ^ cols),
-            );
-            sum = sum.saturating_add((a as u64).saturating_mul(b as u64));
-        });
-        sum
-    }
-}
-
-/// The rank of the set `bits` among the sets of its size in colexicographic order (the order of
-/// their masks): Σ C(p_i, i + 1) over its members p_0 < p_1 < ….
-fn colex_rank(mut bits: u32) -> usize {
-    let mut rank = 0;
-    let mut i = 1;
-    while bits != 0 {
-        let p = bits.trailing_zeros() as usize;
-        rank += units::binomial(p as u32, i as u32) as usize;
-        bits &= bits - 1;
-        i += 1;
-    }
-    rank
-}
-
 /// A worker thread's buffers, reused from row set to row set.
 #[derive(Default)]
 struct Buffers {
@@ -635,6 +570,7 @@ struct Buffers {
     east_runs: turn::Runs,
     west_runs: turn::Runs,
     turn: turn::Scratch,
+    keyed: keyed::Lists,
 }
 
 impl std::fmt::Debug for Join {
@@ -659,6 +595,8 @@ impl Eq for Join {}
 
 #[cfg(test)]
 mod against_reference;
+#[cfg(test)]
+mod rates;
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -705,17 +643,19 @@ mod tests {
                     (Quadrant::OnDemand, usize::MAX),
                 ] {
                     // Every unit alone, and every group in one go; even boards also by the
-                    // quarter turn.
+                    // quarter turn and by the innermost key.
+                    let even = |way| if n % 2 == 0 { way } else { Way::Whole };
                     let ways = [
-                        (usize::MAX..=usize::MAX, false),
-                        (0..=usize::MAX, n % 2 == 0),
+                        (usize::MAX..=usize::MAX, Way::Whole),
+                        (0..=usize::MAX, even(Way::QuarterTurn)),
+                        (0..=usize::MAX, even(Way::Innermost)),
                     ];
-                    for (joint, turn) in ways {
+                    for (joint, way) in ways {
                         let join = Join {
                             piece,
                             made,
                             joint: joint.clone(),
-                            turn,
+                            way,
                             ..Join::with(n, how, 0).unwrap()
                         };
                         let total: u64 =
@@ -725,7 +665,7 @@ mod tests {
                             u128::from(total),
                             known,
                             "n = {n}, piece {piece}, {how:?}, made {made}, joint {joint:?}, \
-                             turn {turn}"
+                             {way:?}"
                         );
                     }
                 }
@@ -745,23 +685,13 @@ mod tests {
         assert_eq!((join.quadrants(), join.made), (Quadrant::Table, 0));
         let join = Join::within(25, Some(64 << 30), 2, Decomposition::Fastest).unwrap();
         assert_eq!(join.made as u64, MAX_MADE_BYTES / 8);
-        // Counted by the quarter turn, a key takes more.
+        // Counted by the innermost key (and the quarter turn), a key takes more.
         let join = Join::within(26, Some(1 << 30), 2, Decomposition::Fastest).unwrap();
         let share = (1u64 << 29) - (1 << 27);
-        assert!(join.turns());
+        assert_eq!(join.way(), Way::Innermost);
         assert_eq!(
             join.piece as u64,
             share / (BYTES_PER_KEY + TURN_BYTES_PER_KEY)
         );
-    }
-
-    #[test]
-    fn colex_ranks_follow_the_order_of_the_masks() {
-        let mut sets = Vec::new();
-        subsets::for_each_subset(9, 4, |s| sets.push(s));
-        for (i, &s) in sets.iter().enumerate() {
-            assert_eq!(colex_rank(s), i);
-        }
-        assert_eq!(sets.len() as u64, units::binomial(9, 4));
     }
 }

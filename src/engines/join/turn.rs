@@ -106,6 +106,10 @@ pub(crate) struct Start {
     pub columns: u32,
     /// The diagonals of the queens placed, "/" and "\" (board numbers).
     pub placed: Diagonals,
+    /// The row of the innermost column's queen.
+    pub inner: u8,
+    /// The largest distance D of the middle rows' queens among its own (0: none).
+    pub p: u8,
 }
 
 /// Every start of the halves on `rows` of an even `n`-board, in class order: the queen of the
@@ -182,38 +186,52 @@ impl Start {
             rows: rows & !used_rows,
             columns: ((1 << h) - 1) & !used_columns,
             placed,
+            inner: queens[0].0 as u8,
+            p: p_side as u8,
         })
     }
 }
 
 /// The halves of one side of a unit, start after start ([`starts`]), made in pieces as
-/// [`Halves`] are, each piece with the runs of its classes.
+/// [`Halves`] are, each piece with the runs of its starts' labels (their classes, or what
+/// `label` reads of them), in the labels' order.
 #[derive(Debug)]
-pub(crate) struct Turned {
+pub(crate) struct Turned<K = Class> {
     side: Side,
     starts: Vec<Start>,
+    label: fn(&Start) -> K,
     /// The next start to make, and its halves still to come.
     at: usize,
     halves: Option<Halves>,
 }
 
-/// The classes of a piece of halves: (class, where its run begins), in class order; each run
-/// ends where the next begins, the last at the end of the piece.
-pub(crate) type Runs = Vec<(Class, usize)>;
+/// The labels of a piece of halves (their classes by default): (label, where its run begins),
+/// in increasing order; each run ends where the next begins, the last at the end of the piece.
+pub(crate) type Runs<K = Class> = Vec<(K, usize)>;
 
-/// A list of keys in class order with its runs ([`Runs`]).
+/// A list of keys in label order with its runs ([`Runs`]).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Classed<'a> {
+pub(crate) struct Classed<'a, K = Class> {
     pub(crate) keys: &'a [u64],
-    pub(crate) runs: &'a Runs,
+    pub(crate) runs: &'a Runs<K>,
 }
 
-impl Turned {
-    /// The halves on `rows` of an even `n`-board, read for `side`.
+impl Turned<Class> {
+    /// The halves on `rows` of an even `n`-board, read for `side`, in class order.
     pub(crate) fn new(n: u32, rows: u32, side: Side) -> Turned {
+        Turned::by(n, rows, side, |start| start.class)
+    }
+}
+
+impl<K: Copy + Ord> Turned<K> {
+    /// The halves on `rows` of an even `n`-board, read for `side`, in the order of `label`.
+    pub(crate) fn by(n: u32, rows: u32, side: Side, label: fn(&Start) -> K) -> Turned<K> {
+        let mut starts = starts(n, rows);
+        starts.sort_by_key(label);
         Turned {
             side,
-            starts: starts(n, rows),
+            starts,
+            label,
             at: 0,
             halves: None,
         }
@@ -228,7 +246,7 @@ impl Turned {
         q: &Quadrants,
         window: Window,
         out: &mut Vec<u64>,
-        runs: &mut Runs,
+        runs: &mut Runs<K>,
         limit: usize,
         buffers: &mut half::Buffers,
     ) -> bool {
@@ -244,8 +262,9 @@ impl Turned {
                 for key in &mut out[from..] {
                     *key |= placed;
                 }
-                if runs.last().is_none_or(|&(class, _)| class != start.class) {
-                    runs.push((start.class, from));
+                let label = (self.label)(&start);
+                if runs.last().is_none_or(|&(last, _)| last != label) {
+                    runs.push((label, from));
                 }
             }
             if !more {
@@ -260,8 +279,11 @@ impl Turned {
     }
 }
 
-/// Each run of `runs` over a piece of `len` keys: its class and the range of its keys.
-fn each_run(len: usize, runs: &Runs) -> impl Iterator<Item = (Class, Range<usize>)> + '_ {
+/// Each run of `runs` over a piece of `len` keys: its label and the range of its keys.
+pub(crate) fn each_run<K: Copy>(
+    len: usize,
+    runs: &Runs<K>,
+) -> impl Iterator<Item = (K, Range<usize>)> + '_ {
     (runs.iter().enumerate())
         .map(move |(i, &(class, from))| (class, from..runs.get(i + 1).map_or(len, |r| r.1)))
 }

@@ -389,6 +389,7 @@ enum DecompositionArg {
     Fastest,
     QuarterTurn,
     Whole,
+    Innermost,
 }
 
 impl From<DecompositionArg> for Decomposition {
@@ -397,6 +398,7 @@ impl From<DecompositionArg> for Decomposition {
             DecompositionArg::Fastest => Decomposition::Fastest,
             DecompositionArg::QuarterTurn => Decomposition::QuarterTurn,
             DecompositionArg::Whole => Decomposition::Whole,
+            DecompositionArg::Innermost => Decomposition::Innermost,
         }
     }
 }

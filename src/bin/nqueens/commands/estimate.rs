@@ -209,6 +209,10 @@ struct Figures {
     /// second (null for the other engines).
     pairs: Option<f64>,
     pairs_per_cpu_second: Option<f64>,
+    /// Of those, the pairs its counter would AND (those its pivots do not skip), and how many
+    /// per solution where the total is known.
+    pairs_anded: Option<f64>,
+    pairs_anded_per_solution: Option<f64>,
     seed: u64,
     sampling_seconds: f64,
     setup_seconds: f64,
@@ -267,6 +271,11 @@ impl Figures {
             weighed: e.weighed,
             pairs: e.pairs,
             pairs_per_cpu_second: e.pairs.map(|p| p / e.cpu.max(f64::MIN_POSITIVE)),
+            pairs_anded: e.anded,
+            pairs_anded_per_solution: e.anded.and_then(|a| {
+                let known = nqueens::known::known(e.n)?.total;
+                (known > 0).then(|| a / known as f64)
+            }),
             seed: e.seed,
             sampling_seconds: e.elapsed,
             setup_seconds: e.setup,
@@ -413,6 +422,11 @@ fn report(f: &Figures) -> String {
             "{:<24} {pairs:.3e} ({rate:.3e} per CPU second)\n",
             "pairs tested"
         );
+    }
+    if let Some(anded) = f.pairs_anded {
+        let per = (f.pairs_anded_per_solution)
+            .map_or(String::new(), |p| format!(" ({p:.3e} per solution)"));
+        out += &format!("{:<24} {anded:.3e}{per}\n", "pairs ANDed");
     }
     let on = plural(f.threads, "thread");
     out += &line(

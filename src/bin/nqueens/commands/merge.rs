@@ -167,7 +167,8 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
             plan: m.plan.clone(),
             decomposition: m.decomposition.map(nqueens::Decomposition::name),
             shards: m.shards.len(),
-            confirmed: (each.len() == 2).then(|| each[0].counts.total == each[1].counts.total),
+            confirmed: (each.len() >= 2)
+                .then(|| each.iter().all(|e| e.counts.total == each[0].counts.total)),
         })
         .collect();
     let mut out = crate::streams::stdout()?;
@@ -194,23 +195,25 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
             writeln!(out, "{}", row.provenance())?;
         }
     }
-    if let [whole, turn] = rows.as_slice() {
-        if whole.report.total != turn.report.total {
+    if rows.len() >= 2 {
+        let names: Vec<&str> = (rows.iter())
+            .map(|r| r.decomposition.unwrap_or("one"))
+            .collect();
+        if rows.iter().any(|r| r.report.total != rows[0].report.total) {
+            let each: Vec<String> = (rows.iter().zip(&names))
+                .map(|(r, name)| format!("{} by {name}", r.report.total))
+                .collect();
             return Err(Error::Message(format!(
-                "the two decompositions disagree: {} {} by {}, {} by {}: at least one of the \
-                 campaigns counted wrong; count again the shards of both on other hosts \
-                 (--quorum 2)",
-                whole.report.n,
-                whole.report.total,
-                whole.decomposition.unwrap_or("one"),
-                turn.report.total,
-                turn.decomposition.unwrap_or("the other")
+                "the decompositions disagree: {} {}: at least one of the campaigns counted \
+                 wrong; count again the shards of each on other hosts (--quorum 2)",
+                rows[0].report.n,
+                each.join(", ")
             )));
         }
+        let (last, rest) = names.split_last().expect("two rows or more");
         say(&format!(
-            "confirmed: the {} and {} decompositions give the same total",
-            whole.decomposition.unwrap_or("one"),
-            turn.decomposition.unwrap_or("the other")
+            "confirmed: the {} and {last} decompositions give the same total",
+            rest.join(", ")
         ));
     }
     if let Some(wrong) = rows.iter().find(|r| r.report.verified == Some(false)) {
@@ -252,11 +255,13 @@ struct Merged {
     report: Report,
     /// The plan's fingerprint, as the shard files name it.
     plan: String,
-    /// `whole` or `quarter-turn` for an even board's join plan; `null` where there is one way.
+    /// `whole`, `quarter-turn` or `innermost` for an even board's join plan; `null` where
+    /// there is one way.
     decomposition: Option<&'static str>,
     /// Shards merged.
     shards: usize,
-    /// With two merged counts (one board by both decompositions): whether their totals agree.
+    /// With several merged counts (one board by several decompositions): whether their totals
+    /// agree.
     #[serde(skip_serializing_if = "Option::is_none")]
     confirmed: Option<bool>,
 }

@@ -79,6 +79,10 @@ pub(crate) struct Scratch {
     /// A batch's keys that lack every pivot bit of each pattern.
     bases: Vec<Lanes>,
     map: Box<KeyMap>,
+    /// Pairs ANDed so far: a batch's keys times the short keys counted against it (those of
+    /// the patterns the pivots do not skip), every pair of a plain count. Added to, never
+    /// reset: a caller reads the difference.
+    pub(crate) anded: u64,
 }
 
 impl Default for Scratch {
@@ -102,6 +106,7 @@ impl Default for Scratch {
                 kept_mask: 0,
                 order: Vec::new(),
             }),
+            anded: 0,
         }
     }
 }
@@ -201,6 +206,7 @@ pub(crate) fn count_sample(
     debug_assert!(bits <= 64);
     if a.len() * b.len() < PLAIN_BELOW {
         counting();
+        scratch.anded += (a.len() * b.len()) as u64;
         return count_plain(a, b);
     }
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
@@ -349,6 +355,7 @@ fn sliced(
         starts,
         bases,
         map,
+        anded,
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
     if !sorts {
@@ -361,6 +368,7 @@ fn sliced(
             let (lacks, present) = transpose_batch(batch, bits);
             fill_combos(&lacks, positions, combos);
             total += count(chunks, short, combos, &present);
+            *anded += (short.len() * batch.len()) as u64;
         }
         return total;
     }
@@ -423,6 +431,7 @@ fn sliced(
             let (from, to) = (starts[j], starts[j + 1]);
             if from < to && bases[j] != Lanes::NONE {
                 total += count(chunks, &sorted_short[from..to], combos, &bases[j]);
+                *anded += ((to - from) * batch.len()) as u64;
             }
             j = ((j | common) + 1) & !common;
         }

@@ -1,0 +1,231 @@
+//! The innermost key of even boards: each unit's pairs cut by the rows of its innermost columns'
+//! queens, and counted by the quarter turn with a level fixed by them.
+//!
+//! An even board (n = 2h) has one queen in the east half's innermost column h - 1, at some row
+//! a of the east rows S, and one in the west half's, column h, at some row b of the west rows.
+//! Fix both: the solutions of row set S are partitioned by (a, b), and a solution with (a, b)
+//! joins
+//!
+//! - an east half whose column-(h - 1) queen is on row a and which does not attack (b, h),
+//! - a west half whose column-h queen is on row b and which does not attack (a, h - 1),
+//!
+//! that share no other diagonal. So the unit (S, a, b) pairs E(a, b) with W(a, b), the east and
+//! west lists filtered that way, and the pairs of halves that clash on the innermost queens are
+//! never formed: none at all where |a - b| ≤ 1 (the two queens stand on one diagonal), and
+//! elsewhere only halves clear of the other side's innermost queen. Each list is made once per
+//! piece, start by start ([`turn::starts`]: the innermost column's queen comes first), in order
+//! of a (east) or b (west); each (a, b) filters both and drops the innermost queens' bits,
+//! which no remaining pair can share.
+//!
+//! **The quarter turn with a fixed level.** With Q and P as in `turn.rs` (the largest
+//! distances of the middle columns' and of the middle rows' queens from the centre),
+//! `total = 2 · #(P > Q) + #(P = Q)`. Q is the larger of D(a) and D(b): fixed by the unit. P
+//! is the larger of p_e and p_w, the distances of the middle rows' queens each half holds (0
+//! where it holds none). With both lists sorted by p (the starts place those queens, so the
+//! order costs nothing), the pairs that count are four rectangles of prefixes and suffixes:
+//!
+//! ```text
+//!   2 · E(p > Q) × W            2 · E(p ≤ Q) × W(p > Q)
+//!   1 · E(p = Q) × W(p ≤ Q)     1 · E(p < Q) × W(p = Q)
+//! ```
+//!
+//! and the pairs with P < Q, which count for nothing, are never formed.
+
+use std::ops::Range;
+
+use super::half::{Side, Window};
+use super::turn::{each_run, Classed, Runs, Start, Turned};
+use super::{half, units::Unit};
+
+/// A half's label in these lists: the row of its innermost column's queen, then its p.
+pub(crate) type Label = (u8, u8);
+
+/// The label of the halves made from `start`.
+fn label(start: &Start) -> Label {
+    (start.inner, start.p)
+}
+
+/// A thread's lists for [`count_piece`]: one (a, b)'s filtered east and west keys, and each
+/// piece's runs by innermost row.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    east: Vec<u64>,
+    west: Vec<u64>,
+    east_groups: Groups,
+    west_groups: Groups,
+}
+
+/// The halves on `rows` of an even `n`-board, read for `side`, in the order of their innermost
+/// queen's row, then of p.
+pub(crate) fn halves(n: u32, rows: u32, side: Side) -> Turned<Label> {
+    Turned::by(n, rows, side, label)
+}
+
+/// The distance D(i) = |2i - (n - 1)| of row or column i from the centre line across it.
+fn distance(n: u32, i: u32) -> u32 {
+    (2 * i).abs_diff(n - 1)
+}
+
+/// The key bits of a queen at board row `r`, column `c`: what a half that attacks it shares
+/// with its key.
+fn queen(window: Window, n: u32, r: u32, c: u32) -> u64 {
+    window.part_key(Side::East, 1 << (r + c), 1 << (r + n - 1 - c))
+}
+
+/// Keys of `keys` in the runs `runs` that share no bit with `clash`, with the bits `drop`
+/// cleared, to `out`; and where the runs' p passes `q` and reaches it: (the end of those with
+/// p < q, of those with p ≤ q, of all). Branch-free: every key is written, and the cursor
+/// moves past those kept.
+fn filter(
+    keys: &[u64],
+    runs: &[(Label, Range<usize>)],
+    clash: u64,
+    drop: u64,
+    q: u32,
+    out: &mut Vec<u64>,
+) -> (usize, usize, usize) {
+    let len = runs.iter().map(|(_, r)| r.len()).sum::<usize>();
+    let out = super::pairs::slots(out, len);
+    let (mut at, mut below, mut upto) = (0, 0, 0);
+    for ((_, p), range) in runs {
+        for &key in &keys[range.clone()] {
+            out[at] = key & !drop;
+            at += usize::from(key & clash == 0);
+        }
+        let p = u32::from(*p);
+        if p < q {
+            below = at;
+        }
+        if p <= q {
+            upto = at;
+        }
+    }
+    (below, upto, at)
+}
+
+/// The runs of a piece of halves in label order, grouped by their innermost row: (row, its
+/// runs with their ranges), in increasing order of the row.
+type Groups = Vec<(u8, Vec<(Label, Range<usize>)>)>;
+
+/// The groups of `runs` over a piece of `len` keys, into `out`.
+fn group(len: usize, runs: &Runs<Label>, out: &mut Groups) {
+    out.clear();
+    for (label, range) in each_run(len, runs) {
+        match out.last_mut() {
+            Some((row, members)) if *row == label.0 => members.push((label, range)),
+            _ => out.push((label.0, vec![(label, range)])),
+        }
+    }
+}
+
+/// Σ times × pairs that share no bit, over one piece of the east halves of a unit and one of
+/// its west halves, both in label order: each (a, b) apart, its lists filtered
+/// ([`filter`]), its four rectangles (the module header) each counted by `count`.
+pub(crate) fn count_piece(
+    n: u32,
+    window: Window,
+    east: Classed<Label>,
+    west: Classed<Label>,
+    scratch: &mut Scratch,
+    mut count: impl FnMut(&[u64], &[u64]) -> u64,
+) -> u64 {
+    let h = n / 2;
+    let Scratch {
+        east: e,
+        west: w,
+        east_groups,
+        west_groups,
+    } = scratch;
+    group(east.keys.len(), east.runs, east_groups);
+    group(west.keys.len(), west.runs, west_groups);
+    let mut pairs = |x: &[u64], y: &[u64]| {
+        if x.is_empty() || y.is_empty() {
+            0
+        } else {
+            count(x, y)
+        }
+    };
+    let mut total = 0;
+    for (a, east_runs) in east_groups.iter() {
+        let a = u32::from(*a);
+        let a_key = queen(window, n, a, h - 1);
+        for (b, west_runs) in west_groups.iter() {
+            let b = u32::from(*b);
+            if a.abs_diff(b) <= 1 {
+                continue;
+            }
+            let b_key = queen(window, n, b, h);
+            let q = distance(n, a).max(distance(n, b));
+            let (e_lt, e_le, e_len) = filter(east.keys, east_runs, b_key, a_key, q, e);
+            let (w_lt, w_le, w_len) = filter(west.keys, west_runs, a_key, b_key, q, w);
+            let (e, w) = (&e[..e_len], &w[..w_len]);
+            total += 2 * pairs(&e[e_le..], w);
+            total += 2 * pairs(&e[..e_le], &w[w_le..]);
+            total += pairs(&e[e_lt..e_le], &w[..w_le]);
+            total += pairs(&e[..e_lt], &w[w_lt..w_le]);
+        }
+    }
+    total
+}
+
+/// The lists a unit's count keeps between pieces: each side's keys and labels.
+#[derive(Debug, Default)]
+pub(crate) struct Lists {
+    pub(crate) east: Vec<u64>,
+    pub(crate) east_runs: Runs<Label>,
+    pub(crate) west: Vec<u64>,
+    pub(crate) west_runs: Runs<Label>,
+    pub(crate) scratch: Scratch,
+}
+
+impl super::Join {
+    /// The solutions of an even board's `unit` by the innermost key: the east halves made in
+    /// pieces, and for each piece the west halves likewise; each east piece against each west
+    /// piece by [`count_piece`].
+    pub(super) fn count_keyed(
+        &self,
+        lists: &mut Lists,
+        groups: &mut half::Buffers,
+        unit: &Unit,
+        mut count: impl FnMut(&[u64], &[u64]) -> u64,
+    ) -> u64 {
+        let (n, q, window) = (self.n, &self.quadrants, self.window);
+        let Lists {
+            east,
+            east_runs,
+            west,
+            west_runs,
+            scratch,
+        } = lists;
+        groups.new_row_set(self.made);
+        let mut total = 0;
+        let mut east_halves = halves(n, unit.east, Side::East);
+        loop {
+            east.clear();
+            east_runs.clear();
+            let more = east_halves.fill(q, window, east, east_runs, self.piece, groups);
+            let mut west_halves = halves(n, unit.west(n), Side::West);
+            loop {
+                west.clear();
+                west_runs.clear();
+                let more_west = west_halves.fill(q, window, west, west_runs, self.piece, groups);
+                let east = Classed {
+                    keys: east,
+                    runs: east_runs,
+                };
+                let west = Classed {
+                    keys: west,
+                    runs: west_runs,
+                };
+                total += count_piece(n, window, east, west, scratch, &mut count);
+                if !more_west {
+                    break;
+                }
+            }
+            if !more {
+                break;
+            }
+        }
+        total
+    }
+}
