@@ -297,6 +297,7 @@ fn estimate_predicts_cpu_wall_and_shard_time_with_an_interval() {
         "CPU time ",
         "CPU-core-years ",
         "pairs tested ",
+        "pairs ANDed ",
         "wall time, 2 threads ",
         "one of 10 shards, CPU ",
         "one shard, 2 threads ",
