@@ -226,13 +226,17 @@ impl Finished {
     /// The counts of a run of the whole `plan` on `threads` threads; queens placed when
     /// `count_nodes` and the engine places them one by one (not the join engine).
     pub fn counts(&self, plan: &Plan, threads: usize, count_nodes: bool) -> Counts {
-        Counts::of(
+        let counts = Counts::of(
             plan,
             self.tally.total,
             (count_nodes && plan.counts_nodes()).then_some(self.tally.nodes),
             threads,
             self.elapsed,
-        )
+        );
+        Counts {
+            pairs_anded: plan.pairs_anded().map(u128::from),
+            ..counts
+        }
     }
 }
 

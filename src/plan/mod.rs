@@ -313,6 +313,12 @@ impl Plan {
         })
     }
 
+    /// The pairs the join engine's counter ANDed (those its pivots did not skip) in the pieces
+    /// this plan counted in this process; `None` for the other engines.
+    pub fn pairs_anded(&self) -> Option<u64> {
+        self.join_tables().map(join::Join::pairs_anded)
+    }
+
     /// The join engine's tables and units, for a join plan: what an estimate draws from.
     pub(crate) fn join_tables(&self) -> Option<&join::Join> {
         match &self.pieces {

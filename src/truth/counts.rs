@@ -35,6 +35,10 @@ pub struct Counts {
     pub split_depth: u32,
     /// Wall time of the search (the plan is built before the clock starts).
     pub elapsed: Duration,
+    /// The join engine's pairs ANDed (those its pivots did not skip) by this process's search:
+    /// not those of pieces counted before a resume, nor of other shards; `None` for the other
+    /// engines and for merged counts.
+    pub pairs_anded: Option<u128>,
 }
 
 impl Counts {
@@ -58,6 +62,7 @@ impl Counts {
             pieces: plan.len(),
             split_depth: plan.split_depth(),
             elapsed,
+            pairs_anded: None,
         }
     }
 

@@ -238,3 +238,23 @@ fn every_decomposition_counts_n_18_to_22() {
         }
     }
 }
+
+/// A join count's JSON says how many pairs its counter ANDed, more on a larger board and never
+/// more than the pairs there are; a backtracking count says nothing of pairs.
+#[test]
+fn a_join_count_reports_the_pairs_it_anded() {
+    let anded = |n: &str, engine: &str| -> serde_json::Value {
+        let out = nqueens()
+            .args(["count", n, "--json", "-j", "2", "--engine", engine])
+            .assert()
+            .success();
+        let line: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        line["pairs_anded"].clone()
+    };
+    let (small, large) = (anded("14", "join"), anded("16", "join"));
+    let (small, large) = (small.as_u64().unwrap(), large.as_u64().unwrap());
+    assert!(0 < small && small < large, "{small} {large}");
+    // n = 16 has C(16, 8) row sets of at most 8! × 8! pairs each; far fewer are ANDed.
+    assert!(large < 12_870 * 40_320 * 40_320, "{large}");
+    assert!(anded("14", "symmetry").is_null());
+}

@@ -32,6 +32,10 @@ pub struct Report {
     /// Queens placed, when counted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u128>,
+    /// The join engine's pairs ANDed by this run's search (not before a resume, nor other
+    /// shards').
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs_anded: Option<u128>,
 }
 
 impl From<&Counts> for Report {
@@ -49,6 +53,7 @@ impl From<&Counts> for Report {
             subproblems: c.pieces,
             split_depth: c.split_depth,
             nodes: c.nodes,
+            pairs_anded: c.pairs_anded,
         }
     }
 }
@@ -114,6 +119,7 @@ mod tests {
             subproblems: 40_116_600,
             split_depth: 14,
             nodes: None,
+            pairs_anded: None,
         };
         let lines = [
             table_header(),

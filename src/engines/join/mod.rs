@@ -26,6 +26,7 @@ pub(crate) mod turn;
 pub(crate) mod units;
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use half::{keep_clear, Halves, Side, Window};
@@ -88,6 +89,8 @@ pub(crate) struct Join {
     prices: OnceLock<Vec<u64>>,
     /// How an even board's units are counted.
     way: Way,
+    /// The pairs the counter ANDed in the blocks counted so far ([`Join::pairs_anded`]).
+    anded: AtomicU64,
 }
 
 /// How the join engine counts an even board's units (odd boards: always [`Way::Whole`]).
@@ -191,6 +194,7 @@ impl Join {
             joint: JOINT,
             prices: OnceLock::new(),
             way: way(n, Decomposition::Fastest),
+            anded: AtomicU64::new(0),
         })
     }
 
@@ -258,10 +262,19 @@ impl Join {
     /// Solutions of the whole board in block `i`: Σ weight × solutions over its units.
     pub(crate) fn count_block(&self, i: usize) -> u64 {
         let mut total = 0u64;
+        let before = anded_here();
         units::row_sets(self.n, self.blocks[i], |east| {
             total += self.count_row_set(east)
         });
+        self.anded
+            .fetch_add(anded_here() - before, Ordering::Relaxed);
         total
+    }
+
+    /// The pairs the counter ANDed (those its pivots did not skip) in the blocks this engine
+    /// counted so far, on every thread.
+    pub(crate) fn pairs_anded(&self) -> u64 {
+        self.anded.load(Ordering::Relaxed)
     }
 
     /// Solutions of the whole board in the units of the east row set `east` that are the
@@ -306,9 +319,6 @@ impl Join {
         mut count: impl PairCounter,
         mut found: impl FnMut(u32, u64),
     ) {
-        thread_local! {
-            static BUFFERS: RefCell<Buffers> = RefCell::default();
-        }
         if units.is_empty() {
             return;
         }
@@ -555,6 +565,16 @@ pub(crate) const DEFAULT_THREAD_BYTES: u64 = 2 << 30;
 /// (`memory::available`: free memory, its control group, `ulimit -v`).
 pub(crate) fn default_budget() -> Option<u64> {
     crate::system::memory::available().map(|a| a / 2)
+}
+
+thread_local! {
+    /// This thread's buffers ([`Join::count_units`]).
+    static BUFFERS: RefCell<Buffers> = RefCell::default();
+}
+
+/// The pairs this thread's counter has ANDed so far ([`pairs::Scratch::anded`]).
+fn anded_here() -> u64 {
+    BUFFERS.with(|b| b.borrow().scratch.anded)
 }
 
 /// A worker thread's buffers, reused from row set to row set.
