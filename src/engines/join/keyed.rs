@@ -34,36 +34,21 @@
 use std::ops::Range;
 
 use super::half::{Side, Window};
-use super::turn::{each_run, Classed, Runs, Start, Turned};
-use super::{half, units::Unit};
+use super::turn::{distance, each_run, Classed, Runs, Start};
 
 /// A half's label in these lists: the row of its innermost column's queen, then its p.
 pub(crate) type Label = (u8, u8);
 
 /// The label of the halves made from `start`.
-fn label(start: &Start) -> Label {
+pub(crate) fn label(start: &Start) -> Label {
     (start.inner, start.p)
 }
 
-/// A thread's lists for [`count_piece`]: one (a, b)'s filtered east and west keys, and each
-/// piece's runs by innermost row.
+/// A thread's lists for [`count_piece`]: one (a, b)'s filtered east and west keys.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    east_groups: Groups,
-    west_groups: Groups,
-}
-
-/// The halves on `rows` of an even `n`-board, read for `side`, in the order of their innermost
-/// queen's row, then of p.
-pub(crate) fn halves(n: u32, rows: u32, side: Side) -> Turned<Label> {
-    Turned::by(n, rows, side, label)
-}
-
-/// The distance D(i) = |2i - (n - 1)| of row or column i from the centre line across it.
-fn distance(n: u32, i: u32) -> u32 {
-    (2 * i).abs_diff(n - 1)
 }
 
 /// The key bits of a queen at board row `r`, column `c`: what a half that attacks it shares
@@ -72,27 +57,44 @@ fn queen(window: Window, n: u32, r: u32, c: u32) -> u64 {
     window.part_key(Side::East, 1 << (r + c), 1 << (r + n - 1 - c))
 }
 
-/// Keys of `keys` in the runs `runs` that share no bit with `clash`, with the bits `drop`
-/// cleared, to `out`; and where the runs' p passes `q` and reaches it: (the end of those with
-/// p < q, of those with p ≤ q, of all). Branch-free: every key is written, and the cursor
-/// moves past those kept.
+/// The runs of a piece of `len` keys in label order by their innermost row: (row, the range of
+/// its runs in `runs`), in increasing order of the row.
+fn rows_of(runs: &Runs<Label>) -> impl Iterator<Item = (u32, Range<usize>)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let row = runs.get(at)?.0 .0;
+        let from = at;
+        while runs.get(at).is_some_and(|r| r.0 .0 == row) {
+            at += 1;
+        }
+        Some((u32::from(row), from..at))
+    })
+}
+
+/// The keys of the runs `of` (a range of `list`'s runs) that share no bit with `clash`, with
+/// the bits `drop` cleared, to `out`; and where their p passes `q` and reaches it: (the end of
+/// those with p < q, of those with p ≤ q, of all). Branch-free: every key is written, and the
+/// cursor moves past those kept.
 fn filter(
-    keys: &[u64],
-    runs: &[(Label, Range<usize>)],
-    clash: u64,
-    drop: u64,
+    list: Classed<Label>,
+    of: Range<usize>,
+    (clash, drop): (u64, u64),
     q: u32,
     out: &mut Vec<u64>,
 ) -> (usize, usize, usize) {
-    let len = runs.iter().map(|(_, r)| r.len()).sum::<usize>();
-    let out = super::pairs::slots(out, len);
+    let runs = || {
+        each_run(list.keys.len(), list.runs)
+            .skip(of.start)
+            .take(of.len())
+    };
+    let out = super::pairs::slots(out, runs().map(|(_, r)| r.len()).sum());
     let (mut at, mut below, mut upto) = (0, 0, 0);
-    for ((_, p), range) in runs {
-        for &key in &keys[range.clone()] {
+    for ((_, p), range) in runs() {
+        for &key in &list.keys[range] {
             out[at] = key & !drop;
             at += usize::from(key & clash == 0);
         }
-        let p = u32::from(*p);
+        let p = u32::from(p);
         if p < q {
             below = at;
         }
@@ -101,21 +103,6 @@ fn filter(
         }
     }
     (below, upto, at)
-}
-
-/// The runs of a piece of halves in label order, grouped by their innermost row: (row, its
-/// runs with their ranges), in increasing order of the row.
-type Groups = Vec<(u8, Vec<(Label, Range<usize>)>)>;
-
-/// The groups of `runs` over a piece of `len` keys, into `out`.
-fn group(len: usize, runs: &Runs<Label>, out: &mut Groups) {
-    out.clear();
-    for (label, range) in each_run(len, runs) {
-        match out.last_mut() {
-            Some((row, members)) if *row == label.0 => members.push((label, range)),
-            _ => out.push((label.0, vec![(label, range)])),
-        }
-    }
 }
 
 /// Σ times × pairs that share no bit, over one piece of the east halves of a unit and one of
@@ -130,14 +117,7 @@ pub(crate) fn count_piece(
     mut count: impl FnMut(&[u64], &[u64]) -> u64,
 ) -> u64 {
     let h = n / 2;
-    let Scratch {
-        east: e,
-        west: w,
-        east_groups,
-        west_groups,
-    } = scratch;
-    group(east.keys.len(), east.runs, east_groups);
-    group(west.keys.len(), west.runs, west_groups);
+    let Scratch { east: e, west: w } = scratch;
     let mut pairs = |x: &[u64], y: &[u64]| {
         if x.is_empty() || y.is_empty() {
             0
@@ -146,18 +126,13 @@ pub(crate) fn count_piece(
         }
     };
     let mut total = 0;
-    for (a, east_runs) in east_groups.iter() {
-        let a = u32::from(*a);
+    for (a, east_runs) in rows_of(east.runs) {
         let a_key = queen(window, n, a, h - 1);
-        for (b, west_runs) in west_groups.iter() {
-            let b = u32::from(*b);
-            if a.abs_diff(b) <= 1 {
-                continue;
-            }
+        for (b, west_runs) in rows_of(west.runs).filter(|&(b, _)| a.abs_diff(b) > 1) {
             let b_key = queen(window, n, b, h);
             let q = distance(n, a).max(distance(n, b));
-            let (e_lt, e_le, e_len) = filter(east.keys, east_runs, b_key, a_key, q, e);
-            let (w_lt, w_le, w_len) = filter(west.keys, west_runs, a_key, b_key, q, w);
+            let (e_lt, e_le, e_len) = filter(east, east_runs.clone(), (b_key, a_key), q, e);
+            let (w_lt, w_le, w_len) = filter(west, west_runs, (a_key, b_key), q, w);
             let (e, w) = (&e[..e_len], &w[..w_len]);
             total += 2 * pairs(&e[e_le..], w);
             total += 2 * pairs(&e[..e_le], &w[w_le..]);
@@ -166,66 +141,4 @@ pub(crate) fn count_piece(
         }
     }
     total
-}
-
-/// The lists a unit's count keeps between pieces: each side's keys and labels.
-#[derive(Debug, Default)]
-pub(crate) struct Lists {
-    pub(crate) east: Vec<u64>,
-    pub(crate) east_runs: Runs<Label>,
-    pub(crate) west: Vec<u64>,
-    pub(crate) west_runs: Runs<Label>,
-    pub(crate) scratch: Scratch,
-}
-
-impl super::Join {
-    /// The solutions of an even board's `unit` by the innermost key: the east halves made in
-    /// pieces, and for each piece the west halves likewise; each east piece against each west
-    /// piece by [`count_piece`].
-    pub(super) fn count_keyed(
-        &self,
-        lists: &mut Lists,
-        groups: &mut half::Buffers,
-        unit: &Unit,
-        mut count: impl FnMut(&[u64], &[u64]) -> u64,
-    ) -> u64 {
-        let (n, q, window) = (self.n, &self.quadrants, self.window);
-        let Lists {
-            east,
-            east_runs,
-            west,
-            west_runs,
-            scratch,
-        } = lists;
-        groups.new_row_set(self.made);
-        let mut total = 0;
-        let mut east_halves = halves(n, unit.east, Side::East);
-        loop {
-            east.clear();
-            east_runs.clear();
-            let more = east_halves.fill(q, window, east, east_runs, self.piece, groups);
-            let mut west_halves = halves(n, unit.west(n), Side::West);
-            loop {
-                west.clear();
-                west_runs.clear();
-                let more_west = west_halves.fill(q, window, west, west_runs, self.piece, groups);
-                let east = Classed {
-                    keys: east,
-                    runs: east_runs,
-                };
-                let west = Classed {
-                    keys: west,
-                    runs: west_runs,
-                };
-                total += count_piece(n, window, east, west, scratch, &mut count);
-                if !more_west {
-                    break;
-                }
-            }
-            if !more {
-                break;
-            }
-        }
-        total
-    }
 }

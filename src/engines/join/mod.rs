@@ -323,26 +323,38 @@ impl Join {
             return;
         }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quadrants, self.window);
-        match self.way {
-            Way::Whole => {}
-            // An even board: one unit per row set, counted by the quarter turn.
-            Way::QuarterTurn => {
-                let unit = units[0];
-                let solutions =
-                    BUFFERS.with(|b| self.count_turned(&mut b.borrow_mut(), &unit, count));
-                return found(unit.weight, solutions);
-            }
-            Way::Innermost => {
-                let (unit, bits) = (units[0], window.key_bits());
-                let solutions = BUFFERS.with(|b| {
-                    let b = &mut *b.borrow_mut();
-                    let scratch = &mut b.scratch;
-                    self.count_keyed(&mut b.keyed, &mut b.groups, &unit, |e, w| {
-                        count(e, w, bits, scratch)
-                    })
-                });
-                return found(unit.weight, solutions);
-            }
+        if self.way != Way::Whole {
+            // An even board: one unit per row set, counted by the quarter turn, and by the
+            // innermost key or not.
+            let (unit, bits) = (units[0], window.key_bits());
+            let solutions = BUFFERS.with(|b| {
+                let b = &mut *b.borrow_mut();
+                let Buffers {
+                    scratch,
+                    groups,
+                    turned,
+                    turn,
+                    keyed,
+                    keyed_scratch,
+                    ..
+                } = b;
+                let mut count = |e: &[u64], w: &[u64]| count(e, w, bits, scratch);
+                match self.way {
+                    Way::Innermost => {
+                        self.count_pieces(keyed, groups, &unit, keyed::label, |e, w| {
+                            keyed::count_piece(n, window, e, w, keyed_scratch, &mut count)
+                        })
+                    }
+                    _ => self.count_pieces(
+                        turned,
+                        groups,
+                        &unit,
+                        |s| s.class,
+                        |e, w| turn::count_runs(n, e, w, turn, &mut count),
+                    ),
+                }
+            });
+            return found(unit.weight, solutions);
         }
         let (groups, len) = groups(n, units);
         let groups = &groups[..len];
@@ -377,44 +389,47 @@ impl Join {
         }
     }
 
-    /// The solutions of an even board's `unit` by the quarter turn ([`turn`]): the east halves
-    /// made start by start in pieces, with their classes, and for each piece the west halves
-    /// likewise; each east piece against each west piece by [`turn::count_runs`].
-    fn count_turned(&self, b: &mut Buffers, unit: &Unit, mut count: impl PairCounter) -> u64 {
+    /// Σ over every piece of `unit`'s east halves and every piece of its west halves, made
+    /// start by start in the order of `label` ([`Turned::by`]) into `lists`, of `each(east
+    /// piece, west piece)`: the loop of an even board's unit, by the quarter turn or the
+    /// innermost key.
+    fn count_pieces<K: Copy + Ord>(
+        &self,
+        lists: &mut turn::Lists<K>,
+        groups: &mut half::Buffers,
+        unit: &Unit,
+        label: fn(&turn::Start) -> K,
+        mut each: impl FnMut(turn::Classed<K>, turn::Classed<K>) -> u64,
+    ) -> u64 {
         let (n, q, window) = (self.n, &self.quadrants, self.window);
-        let Buffers {
-            all_east,
-            west,
-            scratch,
-            groups,
+        let turn::Lists {
+            east,
             east_runs,
+            west,
             west_runs,
-            turn,
-            ..
-        } = b;
+        } = lists;
         groups.new_row_set(self.made);
         let mut total = 0;
-        let mut east_halves = Turned::new(n, unit.east, Side::East);
+        let mut east_halves = Turned::by(n, unit.east, Side::East, label);
         loop {
-            all_east.clear();
+            east.clear();
             east_runs.clear();
-            let more = east_halves.fill(q, window, all_east, east_runs, self.piece, groups);
-            let mut west_halves = Turned::new(n, unit.west(n), Side::West);
+            let more = east_halves.fill(q, window, east, east_runs, self.piece, groups);
+            let mut west_halves = Turned::by(n, unit.west(n), Side::West, label);
             loop {
                 west.clear();
                 west_runs.clear();
                 let more_west = west_halves.fill(q, window, west, west_runs, self.piece, groups);
-                let east = turn::Classed {
-                    keys: all_east,
-                    runs: east_runs,
-                };
-                let west = turn::Classed {
-                    keys: west,
-                    runs: west_runs,
-                };
-                total += turn::count_runs(n, east, west, turn, |e, w| {
-                    count(e, w, window.key_bits(), scratch)
-                });
+                total += each(
+                    turn::Classed {
+                        keys: east,
+                        runs: east_runs,
+                    },
+                    turn::Classed {
+                        keys: west,
+                        runs: west_runs,
+                    },
+                );
                 if !more_west {
                     break;
                 }
@@ -586,11 +601,12 @@ struct Buffers {
     west: Vec<u64>,
     scratch: pairs::Scratch,
     groups: half::Buffers,
-    /// The classes of the east and west pieces of an even board's unit ([`turn::Runs`]).
-    east_runs: turn::Runs,
-    west_runs: turn::Runs,
+    /// The pieces of an even board's unit, in class order (the quarter turn) or by innermost
+    /// row ([`keyed`]), and the scratch of each.
+    turned: turn::Lists<turn::Class>,
     turn: turn::Scratch,
-    keyed: keyed::Lists,
+    keyed: turn::Lists<keyed::Label>,
+    keyed_scratch: keyed::Scratch,
 }
 
 impl std::fmt::Debug for Join {

@@ -43,12 +43,7 @@ fn the_counters_rate_by_the_lengths_of_its_lists() {
             if !units::has_unit(n, rows) {
                 continue;
             }
-            let west = units::Unit {
-                middle: None,
-                east: rows,
-                weight: 1,
-            }
-            .west(n);
+            let west = units::all_rows(n) ^ rows;
             let e = keys(n, &q, rows, Side::East, &mut rng);
             if e.len() < 1_000_000 {
                 continue;

@@ -112,8 +112,8 @@ pub(crate) struct Start {
     pub p: u8,
 }
 
-/// Every start of the halves on `rows` of an even `n`-board, in class order: the queen of the
-/// innermost column (h - 1, east view) in each of the rows, and the queens of the middle rows
+/// Every start of the halves on `rows` of an even `n`-board (in the order [`Turned::by`] sorts
+/// them by): the queen of the innermost column (h - 1, east view) in each of the rows, and the queens of the middle rows
 /// h - 1 and h that are among the rows in each column left, those that attack no other.
 pub(crate) fn starts(n: u32, rows: u32) -> Vec<Start> {
     debug_assert!(n.is_multiple_of(2) && n >= 2);
@@ -126,8 +126,13 @@ pub(crate) fn starts(n: u32, rows: u32) -> Vec<Start> {
             .collect();
         place_middle(n, rows, &mut vec![(a, h - 1)], &middle, &mut out);
     }
-    out.sort_by_key(|s| s.class);
     out
+}
+
+/// The distance D(i) = |2i - (n - 1)| of row or column `i` of an even `n`-board from the centre
+/// line across it: 1, 3, …, n - 1.
+pub(crate) fn distance(n: u32, i: u32) -> u32 {
+    (2 * i).abs_diff(n - 1)
 }
 
 /// Appends to `out` the start of `queens` (the innermost column's first) with a queen added in
@@ -157,7 +162,7 @@ impl Start {
     /// column's first), if no two of them attack each other.
     fn of(n: u32, rows: u32, queens: &[(u32, u32)]) -> Option<Start> {
         let h = n / 2;
-        let distance = |i: u32| (2 * i).abs_diff(n - 1);
+        let far = |i: u32| distance(n, i);
         let mut placed = (0u64, 0u64);
         let (mut used_rows, mut used_columns) = (0u32, 0u32);
         for &(r, c) in queens {
@@ -170,10 +175,10 @@ impl Start {
         }
         // The innermost column's queen, and the middle rows' (that one too when it stands in
         // a middle row).
-        let q_side = distance(queens[0].0);
+        let q_side = far(queens[0].0);
         let p_side = (queens.iter())
             .filter(|&&(r, _)| r == h - 1 || r == h)
-            .map(|&(_, c)| distance(c))
+            .map(|&(_, c)| far(c))
             .max()
             .unwrap_or(0);
         let part = match p_side.cmp(&q_side) {
@@ -209,18 +214,32 @@ pub(crate) struct Turned<K = Class> {
 /// in increasing order; each run ends where the next begins, the last at the end of the piece.
 pub(crate) type Runs<K = Class> = Vec<(K, usize)>;
 
+/// A thread's lists of one side's pieces and the other's, with their runs, reused from piece
+/// to piece ([`crate::engines::join::Join`]'s loop over a unit's pieces).
+#[derive(Debug)]
+pub(crate) struct Lists<K> {
+    pub(crate) east: Vec<u64>,
+    pub(crate) east_runs: Runs<K>,
+    pub(crate) west: Vec<u64>,
+    pub(crate) west_runs: Runs<K>,
+}
+
+impl<K> Default for Lists<K> {
+    fn default() -> Self {
+        Lists {
+            east: Vec::new(),
+            east_runs: Vec::new(),
+            west: Vec::new(),
+            west_runs: Vec::new(),
+        }
+    }
+}
+
 /// A list of keys in label order with its runs ([`Runs`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Classed<'a, K = Class> {
     pub(crate) keys: &'a [u64],
     pub(crate) runs: &'a Runs<K>,
-}
-
-impl Turned<Class> {
-    /// The halves on `rows` of an even `n`-board, read for `side`, in class order.
-    pub(crate) fn new(n: u32, rows: u32, side: Side) -> Turned {
-        Turned::by(n, rows, side, |start| start.class)
-    }
 }
 
 impl<K: Copy + Ord> Turned<K> {
@@ -490,7 +509,7 @@ mod tests {
                         .collect();
                     expected.sort_unstable();
                     for q in [Quadrants::build(n).unwrap(), Quadrants::on_demand(n)] {
-                        let mut turned = Turned::new(n, rows, side);
+                        let mut turned = Turned::by(n, rows, side, |start| start.class);
                         let mut buffers = half::Buffers::default();
                         let mut got = Vec::new();
                         loop {

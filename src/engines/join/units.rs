@@ -166,7 +166,7 @@ pub(crate) fn has_unit(n: u32, east: u32) -> bool {
 }
 
 /// Every row of an `n`-board, as a mask.
-fn all_rows(n: u32) -> u32 {
+pub(crate) fn all_rows(n: u32) -> u32 {
     (u64::MAX >> (64 - n)) as u32
 }
 
