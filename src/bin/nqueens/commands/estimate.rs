@@ -57,21 +57,29 @@ pub fn run(
     // --seconds bounds the sampling: draws under way when it is up are finished, but one that
     // takes far longer (n ≥ 29, or any board under a tight memory limit, where the join counts
     // in small pieces) is not waited for past OVERDUE.
+    // The thread says it has started before the sampling allocates: a thread maps its signal
+    // stack as it starts, and one that cannot (under a tight memory limit, after the sampling
+    // took the memory) aborts the process in the runtime's words, not ours.
     let (watched, seconds) = (Arc::clone(&latest), sampling.seconds);
+    let (ready, started) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("nqueens-deadline".to_string())
-        .spawn(move || loop {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            let began = lock(&watched).began;
-            if began.is_some_and(|t| t.elapsed().as_secs_f64() > overdue(seconds)) {
-                let reported = stop_early(&watched, output, threads, Early::Overdue(seconds));
-                std::process::exit(if reported {
-                    Exit::Success
-                } else {
-                    Exit::Failure
-                } as i32);
+        .spawn(move || {
+            let _ = ready.send(());
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                let began = lock(&watched).began;
+                if began.is_some_and(|t| t.elapsed().as_secs_f64() > overdue(seconds)) {
+                    let reported = stop_early(&watched, output, threads, Early::Overdue(seconds));
+                    std::process::exit(if reported {
+                        Exit::Success
+                    } else {
+                        Exit::Failure
+                    } as i32);
+                }
             }
         })
+        .map(|_| started.recv())
         .ok();
     let ticker = Ticker::start(progress, format!("estimate n = {n}"), move || {
         let latest = lock(&shown).estimate.clone();
