@@ -632,7 +632,11 @@ impl Eq for Join {}
 #[cfg(test)]
 mod against_reference;
 #[cfg(test)]
+mod price;
+#[cfg(test)]
 mod rates;
+#[cfg(test)]
+mod thermometer;
 #[cfg(test)]
 mod tests {
     use super::*;

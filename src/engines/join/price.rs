@@ -1,0 +1,192 @@
+//! The price of each decomposition of an even board: the pairs it forms, its lists' lengths,
+//! the time the counter's rate curve (docs/performance.md) predicts for them, and, where asked,
+//! the time and the pairs ANDed when it counts. Every unit of a board to n = 18, and units of
+//! drawn row sets above. A measurement, not a check:
+//! `NQUEENS_PRICE="16 18 24:40 26:8 28:3" cargo test --release --lib price -- --ignored --nocapture`
+//! (`n:draws`, or `n:draws:lists` to price by the lists only; boards above 26 always are).
+
+use super::half::{self, Window};
+use super::units::{self, Unit};
+use super::{pairs, thermometer, turn, Join, Quadrant, Way};
+use crate::system::time::thread_cpu_seconds;
+use crate::util::rng::SplitMix64;
+
+/// Pairs formed per CPU second by (long, short) keys, 10^2 to 10^7 each: the `rates` test's
+/// table in docs/performance.md, one row per long length (10^4, 10^5, …), its shorts from
+/// 10^2: n = 24's for boards to 24, n = 28's (the only one measured to 10^7) above.
+fn curve(n: u32) -> &'static [(f64, &'static [f64])] {
+    match n {
+        ..=24 => &[
+            (1e4, &[2.2e10, 1.2e11, 3.3e11]),
+            (1e5, &[2.3e10, 1.4e11, 7.1e11, 2.2e12]),
+            (1e6, &[3.2e10, 1.6e11, 5.5e11, 3.2e12, 9.9e12]),
+        ],
+        _ => &[
+            (1e5, &[1.5e10, 7.8e10, 4.4e11, 1.2e12]),
+            (1e6, &[1.5e10, 7.9e10, 4.1e11, 2.2e12, 5.3e12]),
+            (1e7, &[1.9e10, 1.1e11, 4.1e11, 2.8e12, 1.1e13, 2.1e13]),
+        ],
+    }
+}
+
+/// The curve's rate for lists of `long` and `short` keys: the row of the nearest long length,
+/// log-log between its shorts, and along its first or last step beyond them.
+fn rate(n: u32, long: usize, short: usize) -> f64 {
+    let rows = curve(n);
+    let (l, s) = (
+        (long as f64).max(1.0).log10(),
+        (short as f64).max(1.0).log10(),
+    );
+    let row = (rows.iter())
+        .min_by(|a, b| (a.0.log10() - l).abs().total_cmp(&(b.0.log10() - l).abs()))
+        .unwrap()
+        .1;
+    let at = (s - 2.0).clamp(0.0, (row.len() - 1) as f64);
+    let i = (at.floor() as usize).min(row.len().saturating_sub(2));
+    if row.len() == 1 {
+        return row[0];
+    }
+    let (a, b) = (row[i].log10(), row[i + 1].log10());
+    // Below 10^2 short keys the rate falls as the first step does; beyond the last, flat.
+    let x = if s < 2.0 { s - 2.0 } else { at - i as f64 };
+    10f64.powf(a + (b - a) * x)
+}
+
+/// One decomposition's price over the units seen.
+#[derive(Debug, Default, Clone)]
+struct Tally {
+    counts: u64,
+    pairs: f64,
+    /// Σ pairs × log10 of the short and the long list: their means by pairs.
+    log_short: f64,
+    log_long: f64,
+    predicted: f64,
+    anded: u64,
+    seconds: f64,
+}
+
+impl Tally {
+    fn record(&mut self, n: u32, a: &[u64], b: &[u64]) {
+        let (long, short) = (a.len().max(b.len()), a.len().min(b.len()));
+        let pairs = (long * short) as f64;
+        self.counts += 1;
+        self.pairs += pairs;
+        self.log_short += pairs * (short as f64).log10();
+        self.log_long += pairs * (long as f64).log10();
+        self.predicted += pairs / rate(n, long, short);
+    }
+}
+
+const NAMES: [&str; 4] = ["whole", "quarter turn", "innermost", "thermometer"];
+
+/// Prices `unit` by each decomposition into `tallies`, counting its pairs when `measure`.
+fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 4]) {
+    let n = joins[0].n;
+    let window = Window::new(n);
+    for (c, tally) in tallies.iter_mut().enumerate() {
+        let start = thread_cpu_seconds();
+        let mut counter = |a: &[u64], b: &[u64], bits: u32, s: &mut pairs::Scratch| {
+            tally.record(n, a, b);
+            if !measure {
+                return 0;
+            }
+            let before = s.anded;
+            let found = pairs::count_disjoint(a, b, bits, s);
+            tally.anded += s.anded - before;
+            found
+        };
+        if c < 3 {
+            joins[c].count_units(unit.east, &[*unit], &mut counter, |_, _| ());
+        } else {
+            let bits = window.key_bits() + n / 2;
+            let (mut lists, mut groups) = (turn::Lists::default(), half::Buffers::default());
+            let (mut coded, mut scratch) = ([vec![], vec![]], pairs::Scratch::default());
+            joins[1].count_pieces(
+                &mut lists,
+                &mut groups,
+                unit,
+                |s| s.class,
+                |e, w| {
+                    thermometer::count_piece(n, window, e, w, &mut coded, |x, y| {
+                        counter(x, y, bits, &mut scratch)
+                    })
+                },
+            );
+        }
+        tally.seconds += thread_cpu_seconds() - start;
+    }
+}
+
+#[test]
+#[ignore]
+fn the_decompositions_of_even_boards_priced() {
+    let spec = std::env::var("NQUEENS_PRICE").unwrap_or_else(|_| "16".into());
+    for item in spec.split(' ') {
+        let mut it = item.split(':').take(2).map(|x| x.parse::<u32>().unwrap());
+        let n = it.next().unwrap();
+        let draws = it.next();
+        let measure =
+            item.split(':').nth(2) != Some("lists") && Window::new(n).key_bits() + n / 2 <= 64;
+        let how = if n <= 20 {
+            Quadrant::Table
+        } else {
+            Quadrant::OnDemand
+        };
+        let joins = [Way::Whole, Way::QuarterTurn, Way::Innermost].map(|way| Join {
+            way,
+            ..Join::with(n, how, 1 << 25).unwrap()
+        });
+        let units: Vec<Unit> = match draws {
+            None => units::tests::units(n),
+            Some(d) => {
+                let mut rng = SplitMix64(u64::from(n) * 7919);
+                let mut out = Vec::new();
+                while out.len() < d as usize {
+                    units::units_of(n, rng.subset(n, n / 2), |u| out.push(u));
+                }
+                out
+            }
+        };
+        let mut tallies: [Tally; 4] = Default::default();
+        for unit in &units {
+            let before = tallies.clone();
+            price(&joins, unit, measure, &mut tallies);
+            if draws.is_some() {
+                let took = |c: usize| tallies[c].seconds - before[c].seconds;
+                eprintln!(
+                    "  row set {:#x}: {:.2} / {:.2} / {:.2} / {:.2} s",
+                    unit.east,
+                    took(0),
+                    took(1),
+                    took(2),
+                    took(3)
+                );
+            }
+        }
+        let per = match draws {
+            None => {
+                let q = crate::truth::known::known(n).unwrap().total as f64;
+                format!("per solution (Q = {q:.4e})")
+            }
+            Some(d) => format!("over {d} drawn units"),
+        };
+        eprintln!("n = {n}, {} units, {per}, measured: {measure}", units.len());
+        let q = match draws {
+            None => crate::truth::known::known(n).unwrap().total as f64,
+            Some(_) => 1.0,
+        };
+        for (name, t) in NAMES.iter().zip(&tallies) {
+            eprintln!(
+                "  {name:>12}: {} counts, pairs {:.3e}, lists 10^{:.2} × 10^{:.2}, predicted \
+                 {:.2} s, measured {:.2} s, ANDed {:.3e}",
+                t.counts,
+                t.pairs / q,
+                t.log_long / t.pairs,
+                t.log_short / t.pairs,
+                t.predicted,
+                t.seconds,
+                t.anded as f64 / q,
+            );
+        }
+    }
+}
