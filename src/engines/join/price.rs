@@ -55,17 +55,20 @@ fn rate(n: u32, long: usize, short: usize) -> f64 {
 /// One decomposition's price over the units seen.
 #[derive(Debug, Default, Clone)]
 struct Tally {
+    /// Counts made, and the pairs they formed.
     counts: u64,
     pairs: f64,
     /// Σ pairs × log10 of the short and the long list: their means by pairs.
     log_short: f64,
     log_long: f64,
+    /// Seconds the curve reads for the counts; pairs ANDed and CPU seconds taken, when counted.
     predicted: f64,
     anded: u64,
     seconds: f64,
 }
 
 impl Tally {
+    /// Adds one count of lists `a` and `b`.
     fn record(&mut self, n: u32, a: &[u64], b: &[u64]) {
         let (long, short) = (a.len().max(b.len()), a.len().min(b.len()));
         let pairs = (long * short) as f64;
@@ -77,6 +80,7 @@ impl Tally {
     }
 }
 
+/// The decompositions priced, in the order of [`price`]'s tallies.
 const NAMES: [&str; 4] = ["whole", "quarter turn", "innermost", "thermometer"];
 
 /// Prices `unit` by each decomposition into `tallies`, counting its pairs when `measure`.
