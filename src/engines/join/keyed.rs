@@ -57,8 +57,8 @@ fn queen(window: Window, n: u32, r: u32, c: u32) -> u64 {
     window.part_key(Side::East, 1 << (r + c), 1 << (r + n - 1 - c))
 }
 
-/// The runs of a piece of `len` keys in label order by their innermost row: (row, the range of
-/// its runs in `runs`), in increasing order of the row.
+/// A piece's runs (in label order) by their innermost row: (row, the range of its runs in
+/// `runs`), in increasing order of the row.
 fn rows_of(runs: &Runs<Label>) -> impl Iterator<Item = (u32, Range<usize>)> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {

@@ -3,11 +3,12 @@
 //! the time and the pairs ANDed when it counts. Every unit of a board to n = 18, and units of
 //! drawn row sets above. A measurement, not a check:
 //! `NQUEENS_PRICE="16 18 24:40 26:8 28:3" cargo test --release --lib price -- --ignored --nocapture`
-//! (`n:draws`, or `n:draws:lists` to price by the lists only; boards above 26 always are).
+//! (`n:draws`, or `n:draws:lists` to price by the lists only, as boards whose thermometer keys
+//! take more than 64 bits, n ≥ 28, always are).
 
-use super::half::{self, Window};
+use super::half::Window;
 use super::units::{self, Unit};
-use super::{pairs, thermometer, turn, Join, Quadrant, Way};
+use super::{pairs, thermometer, Join, Quadrant, Way};
 use crate::system::time::thread_cpu_seconds;
 use crate::util::rng::SplitMix64;
 
@@ -41,11 +42,9 @@ fn rate(n: u32, long: usize, short: usize) -> f64 {
         .min_by(|a, b| (a.0.log10() - l).abs().total_cmp(&(b.0.log10() - l).abs()))
         .unwrap()
         .1;
+    // Every row has two points or more.
     let at = (s - 2.0).clamp(0.0, (row.len() - 1) as f64);
-    let i = (at.floor() as usize).min(row.len().saturating_sub(2));
-    if row.len() == 1 {
-        return row[0];
-    }
+    let i = (at.floor() as usize).min(row.len() - 2);
     let (a, b) = (row[i].log10(), row[i + 1].log10());
     // Below 10^2 short keys the rate falls as the first step does; beyond the last, flat.
     let x = if s < 2.0 { s - 2.0 } else { at - i as f64 };
@@ -86,7 +85,6 @@ const NAMES: [&str; 4] = ["whole", "quarter turn", "innermost", "thermometer"];
 /// Prices `unit` by each decomposition into `tallies`, counting its pairs when `measure`.
 fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 4]) {
     let n = joins[0].n;
-    let window = Window::new(n);
     for (c, tally) in tallies.iter_mut().enumerate() {
         let start = thread_cpu_seconds();
         let mut counter = |a: &[u64], b: &[u64], bits: u32, s: &mut pairs::Scratch| {
@@ -102,20 +100,10 @@ fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 4]
         if c < 3 {
             joins[c].count_units(unit.east, &[*unit], &mut counter, |_, _| ());
         } else {
-            let bits = window.key_bits() + n / 2;
-            let (mut lists, mut groups) = (turn::Lists::default(), half::Buffers::default());
-            let (mut coded, mut scratch) = ([vec![], vec![]], pairs::Scratch::default());
-            joins[1].count_pieces(
-                &mut lists,
-                &mut groups,
-                unit,
-                |s| s.class,
-                |e, w| {
-                    thermometer::count_piece(n, window, e, w, &mut coded, |x, y| {
-                        counter(x, y, bits, &mut scratch)
-                    })
-                },
-            );
+            let mut scratch = pairs::Scratch::default();
+            thermometer::count_unit(&joins[1], unit, |x, y, bits| {
+                counter(x, y, bits, &mut scratch)
+            });
         }
         tally.seconds += thread_cpu_seconds() - start;
     }
@@ -126,11 +114,11 @@ fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 4]
 fn the_decompositions_of_even_boards_priced() {
     let spec = std::env::var("NQUEENS_PRICE").unwrap_or_else(|_| "16".into());
     for item in spec.split(' ') {
-        let mut it = item.split(':').take(2).map(|x| x.parse::<u32>().unwrap());
-        let n = it.next().unwrap();
-        let draws = it.next();
-        let measure =
-            item.split(':').nth(2) != Some("lists") && Window::new(n).key_bits() + n / 2 <= 64;
+        // n, then the draws (none: every unit), then "lists" to price without counting.
+        let fields: Vec<&str> = item.split(':').collect();
+        let n: u32 = fields[0].parse().unwrap();
+        let draws: Option<u32> = fields.get(1).map(|d| d.parse().unwrap());
+        let measure = fields.get(2) != Some(&"lists") && Window::new(n).key_bits() + n / 2 <= 64;
         let how = if n <= 20 {
             Quadrant::Table
         } else {
@@ -167,18 +155,15 @@ fn the_decompositions_of_even_boards_priced() {
                 );
             }
         }
-        let per = match draws {
+        // Every unit: per solution; drawn units: their sums.
+        let (q, per) = match draws {
             None => {
                 let q = crate::truth::known::known(n).unwrap().total as f64;
-                format!("per solution (Q = {q:.4e})")
+                (q, format!("per solution (Q = {q:.4e})"))
             }
-            Some(d) => format!("over {d} drawn units"),
+            Some(d) => (1.0, format!("over {d} drawn units")),
         };
         eprintln!("n = {n}, {} units, {per}, measured: {measure}", units.len());
-        let q = match draws {
-            None => crate::truth::known::known(n).unwrap().total as f64,
-            Some(_) => 1.0,
-        };
         for (name, t) in NAMES.iter().zip(&tallies) {
             eprintln!(
                 "  {name:>12}: {} counts, pairs {:.3e}, lists 10^{:.2} × 10^{:.2}, predicted \

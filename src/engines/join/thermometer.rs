@@ -1,6 +1,6 @@
 //! The quarter turn's classes as key bits (a thermometer code), built only to be priced against
 //! the decompositions the engine has: a measurement, not a way of counting (docs/performance.md,
-//! "Pricing the even boards' decompositions").
+//! "Pricing the decompositions").
 //!
 //! The turn's weight of a pair (`turn::times`) depends on the order of the halves' levels and
 //! on their parts. An order is a disjointness: give an east half of level p the levels p..L - 1
@@ -20,8 +20,9 @@
 //! above the key's (n = 26: 50 + 13 bits), so boards whose bits do not fit (n ≥ 28) are priced
 //! by their lists' lengths only.
 
-use super::half::Window;
-use super::turn::{each_run, Class, Classed, Part};
+use super::half::{self, Window};
+use super::turn::{self, each_run, Class, Classed, Part};
+use super::{units::Unit, Join};
 
 /// Bits of levels `from..=to` (none when from > to), above a key of `shift` bits.
 fn levels(from: u32, to: u32, shift: u32) -> u64 {
@@ -97,10 +98,37 @@ pub(crate) fn count_piece(
     total
 }
 
+/// A unit's Σ times × solutions by the thermometer: its halves made in pieces in class order
+/// (the quarter turn's), each pair of pieces by [`count_piece`], every count by `count` with
+/// the keys' bits.
+pub(crate) fn count_unit(
+    join: &Join,
+    unit: &Unit,
+    mut count: impl FnMut(&[u64], &[u64], u32) -> u64,
+) -> u64 {
+    let (n, window) = (join.n, join.window);
+    let bits = window.key_bits() + n / 2;
+    let (mut lists, mut groups) = (turn::Lists::default(), half::Buffers::default());
+    let mut coded = [vec![], vec![]];
+    join.count_pieces(
+        &mut lists,
+        &mut groups,
+        unit,
+        |s| s.class,
+        |e, w| count_piece(n, window, e, w, &mut coded, |x, y| count(x, y, bits)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{pairs, turn, Join, Quadrant};
+    use super::super::{pairs, Quadrant};
     use super::*;
+
+    /// The level bits `code` gives level `l` of `top` levels, from bit 0.
+    fn bits(code: Code, l: u32, top: u32) -> u64 {
+        let (from, to) = code(l, top);
+        levels(from, to, 0)
+    }
 
     /// The codes compare as the header says, for every pair of levels.
     #[test]
@@ -108,11 +136,7 @@ mod tests {
         let top = 7;
         for p in 0..top {
             for q in 0..top {
-                let bits = |c: Code, l| {
-                    let (f, t) = c(l, top);
-                    levels(f, t, 0)
-                };
-                let apart = |e: Code, w: Code| bits(e, p) & bits(w, q) == 0;
+                let apart = |e: Code, w: Code| bits(e, p, top) & bits(w, q, top) == 0;
                 assert_eq!(apart(FROM, UPTO), p > q, "{p} {q}");
                 assert_eq!(apart(FROM, BELOW), p >= q, "{p} {q}");
                 assert_eq!(apart(UPTO, FROM), p < q, "{p} {q}");
@@ -129,16 +153,12 @@ mod tests {
         let parts = [Part::P, Part::Both, Part::Q];
         for (pe, pw) in parts.iter().flat_map(|&a| parts.map(|b| (a, b))) {
             for (p, q) in (0..top).flat_map(|p| (0..top).map(move |q| (p, q))) {
-                let bits = |c: Code, l| {
-                    let (f, t) = c(l, top);
-                    levels(f, t, 0)
-                };
                 let weight: u64 = LAYERS
                     .iter()
                     .filter(|l| l.0 == pe)
                     .flat_map(|l| l.2.iter().map(move |w| (l, w)))
                     .filter(|((_, ce, _, _), (part, cw))| {
-                        *part == pw && bits(*ce, p) & bits(*cw, q) == 0
+                        *part == pw && bits(*ce, p, top) & bits(*cw, q, top) == 0
                     })
                     .map(|(l, _)| l.3)
                     .sum();
@@ -153,23 +173,12 @@ mod tests {
     fn the_thermometer_counts_every_even_board_to_14() {
         for n in (4..=14).step_by(2) {
             let join = Join::with(n, Quadrant::Table, 0).unwrap();
-            let window = Window::new(n);
-            let (mut turned, mut groups) = (turn::Lists::default(), Default::default());
-            let (mut lists, mut scratch) = ([vec![], vec![]], pairs::Scratch::default());
-            let bits = window.key_bits() + n / 2;
+            let mut scratch = pairs::Scratch::default();
             let mut total = 0;
             for unit in super::super::units::tests::units(n) {
-                let unit_total = join.count_pieces(
-                    &mut turned,
-                    &mut groups,
-                    &unit,
-                    |s| s.class,
-                    |e, w| {
-                        count_piece(n, window, e, w, &mut lists, |x, y| {
-                            pairs::count_disjoint(x, y, bits, &mut scratch)
-                        })
-                    },
-                );
+                let unit_total = count_unit(&join, &unit, |x, y, bits| {
+                    pairs::count_disjoint(x, y, bits, &mut scratch)
+                });
                 total += u128::from(unit.weight) * u128::from(unit_total);
             }
             assert_eq!(
