@@ -91,6 +91,16 @@ pub enum Error {
         /// Bytes this process may take, as the system says, when it says.
         available: Option<u64>,
     },
+    /// A shard whose campaign's plan does not fit its memory budget: a shard counts by its
+    /// campaign's plan or not at all, since another engine's result could not be merged with
+    /// the other shards'.
+    #[error("a shard of n = {n} counts only by its campaign's plan, and {why}: give the shard that memory (--memory, or the scheduler's memory limit); it does not fall back to another engine, whose result could not be merged with the other shards'")]
+    ShardTooLarge {
+        /// Board size.
+        n: u32,
+        /// Why the plan does not fit ([`Error::JoinTooLarge`]).
+        why: Box<Error>,
+    },
     /// The thread pool could not start (an address-space limit too small for its stacks, or the
     /// system's limit on threads).
     #[error("cannot start {threads} worker thread{}: {reason}; they need at least {} of address space for their stacks", if *.threads == 1 { "" } else { "s" }, mib(*.needed))]

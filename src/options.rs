@@ -140,7 +140,8 @@ pub struct Options {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Decomposition {
-    /// The fastest for n: the innermost key from n = 26, whole units below.
+    /// The fastest for n ([`Decomposition::fastest_for`]): the innermost key from
+    /// [`Decomposition::INNERMOST_FROM`], whole units below.
     #[default]
     Fastest,
     /// Every unit of an even board by its quarter turn.
@@ -160,6 +161,35 @@ impl Decomposition {
         Decomposition::Whole,
         Decomposition::Innermost,
     ];
+
+    /// The smallest even board that [`Decomposition::Fastest`] counts by the innermost key
+    /// ([`Decomposition::Innermost`]); below it, whole units. The key forms far fewer pairs, but
+    /// in many shorter lists, each sorted by the counter's pivots: on smaller boards that costs
+    /// more than it saves (docs/performance.md). The quarter turn alone is slower than one or
+    /// the other at every n.
+    pub const INNERMOST_FROM: u32 = 26;
+
+    /// What it does, in a few words, for help and messages.
+    pub fn about(self) -> &'static str {
+        match self {
+            Decomposition::Fastest => "the fastest for n",
+            Decomposition::QuarterTurn => "every unit by its quarter turn",
+            Decomposition::Whole => "every unit whole",
+            Decomposition::Innermost => {
+                "every unit cut by the rows of its innermost columns' queens"
+            }
+        }
+    }
+
+    /// The decomposition [`Decomposition::Fastest`] stands for on an `n`-board (even boards;
+    /// an odd board has one).
+    pub fn fastest_for(n: u32) -> Decomposition {
+        if n >= Decomposition::INNERMOST_FROM {
+            Decomposition::Innermost
+        } else {
+            Decomposition::Whole
+        }
+    }
 
     /// Its name on the command line and in messages.
     pub fn name(self) -> &'static str {

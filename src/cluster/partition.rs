@@ -26,10 +26,19 @@ pub(crate) const MIN_PRICE_PROBES: u32 = 16;
 ///
 /// With `options.split_depth` given, that depth; otherwise the automatic plan of a machine with
 /// `shards × 4` threads (at least 128 subproblems per shard). The threads
-/// of `options` only build it (the join engine's tables): every shard must see the same plan.
+/// of `options` only build it (the join engine's tables): every shard must see the same plan, so
+/// where the join engine's tables do not fit the budget, the plan is refused
+/// ([`crate::Error::ShardTooLarge`]) rather than another engine's.
 pub fn plan(n: u32, options: &Options, shards: u32) -> Result<Plan, crate::Error> {
+    use crate::plan::choose::{choose_for, FallBack};
     let virtual_threads = (SUBPROBLEMS_PER_SHARD / SUBPROBLEMS_PER_THREAD) * shards.max(1) as usize;
-    crate::plan::choose::choose_for(n, options, virtual_threads)
+    choose_for(n, options, virtual_threads, FallBack::Refused).map_err(|e| match e {
+        crate::Error::JoinTooLarge { .. } => crate::Error::ShardTooLarge {
+            n,
+            why: Box::new(e),
+        },
+        e => e,
+    })
 }
 
 /// Which shard owns each subproblem of a plan.

@@ -59,7 +59,7 @@ pub struct Status {
     /// Shards with a result.
     pub done: Vec<u32>,
     /// How the plan counts an even board's units (`None` where there is one way only); a
-    /// folder with shards of both decompositions has a status for each.
+    /// folder with shards of several decompositions has a status for each.
     pub decomposition: Option<crate::Decomposition>,
     /// Shards with a checkpoint and no result: the share of their own work each holds.
     pub under_way: Vec<(u32, f64)>,
@@ -172,7 +172,7 @@ fn checkpoint_run(path: &Path) -> Option<Head> {
 
 /// The status of the campaign whose files are in `folders`, its plan priced on `threads`
 /// threads; a shard under way whose checkpoint has not changed for `stall` is stalled. Where the
-/// folders hold the shards of one board by both decompositions, the first's ([`statuses`]).
+/// folders hold the shards of one board by several decompositions, the first's ([`statuses`]).
 pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<Status, StatusError> {
     statuses(folders, threads, stall).map(|mut all| all.swap_remove(0))
 }
@@ -205,9 +205,9 @@ pub fn statuses(
             )),
         }
     }
-    let heads: Vec<_> = checkpoints
-        .iter()
-        .map(|c| (header_of(&c.path), c))
+    let heads: Vec<_> = headers(&checkpoints)
+        .into_iter()
+        .zip(&checkpoints)
         .collect();
     // The runs, the first result's first, then the checkpoints'.
     let mut runs: Vec<RunKey> = Vec::new();
@@ -289,17 +289,33 @@ fn gather(folders: &[PathBuf], now: SystemTime) -> Result<(Vec<Found>, Vec<Found
     Ok((results, checkpoints))
 }
 
-/// The run a checkpoint's header names ([`checkpoint_run`]); a checkpoint just made, whose
-/// header its run is writing, is read again for a moment rather than called no checkpoint.
-fn header_of(path: &Path) -> Option<Head> {
-    for _ in 0..40 {
-        let empty = std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
-        if !empty {
-            break;
+/// How long [`headers`] waits, once for all the folders, for checkpoints just made to get their
+/// header.
+const HEADER_WAIT: Duration = Duration::from_secs(2);
+
+/// The run each checkpoint's header names ([`checkpoint_run`]). A checkpoint just made, whose
+/// header its run is writing, is empty for a moment: the empty ones are read again until they
+/// have a header or [`HEADER_WAIT`] has passed, one wait for all of them (a folder of many empty
+/// files must not wait for each in turn).
+fn headers(checkpoints: &[Found]) -> Vec<Option<Head>> {
+    let deadline = std::time::Instant::now() + HEADER_WAIT;
+    let empty = |found: &Found| std::fs::metadata(&found.path).is_ok_and(|m| m.len() == 0);
+    let mut heads: Vec<Option<Head>> = checkpoints
+        .iter()
+        .map(|c| checkpoint_run(&c.path))
+        .collect();
+    loop {
+        let waiting: Vec<usize> = (0..checkpoints.len())
+            .filter(|&i| heads[i].is_none() && empty(&checkpoints[i]))
+            .collect();
+        if waiting.is_empty() || std::time::Instant::now() >= deadline {
+            return heads;
         }
         std::thread::sleep(Duration::from_millis(50));
+        for i in waiting {
+            heads[i] = checkpoint_run(&checkpoints[i].path);
+        }
     }
-    checkpoint_run(path)
 }
 
 /// What [`status_of`] reads: the results and checkpoint headers found, the other runs that get

@@ -11,13 +11,28 @@ use crate::{Decomposition, Engine, Error, Options};
 /// gives way to symmetry when the join tables do not fit, and the plan says why
 /// ([`Plan::fell_back`]).
 pub(crate) fn choose(n: u32, options: &Options) -> Result<Plan, Error> {
-    choose_for(n, options, options.threads)
+    choose_for(n, options, options.threads, FallBack::Allowed)
+}
+
+/// Whether the default engine may give way to symmetry when the join tables do not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FallBack {
+    /// A count on its own: any engine's count is the count.
+    Allowed,
+    /// A shard: its result merges only with its campaign's, all counted by one plan, so a
+    /// budget too small for that plan is refused before anything is counted.
+    Refused,
 }
 
 /// [`choose`], with an automatic split sized for `plan_threads` workers rather than for the
 /// `options.threads` that build the plan: a shard sizes its plan for the whole run, thousands of
 /// workers, and builds it on its own threads.
-pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Result<Plan, Error> {
+pub(crate) fn choose_for(
+    n: u32,
+    options: &Options,
+    plan_threads: usize,
+    fall_back: FallBack,
+) -> Result<Plan, Error> {
     if options.threads == 0 {
         return Err(Error::NoThreads);
     }
@@ -51,7 +66,9 @@ pub(crate) fn choose_for(n: u32, options: &Options, plan_threads: usize) -> Resu
         (Engine::Join, _) => join_plan(n, options).or_else(|e| match e {
             // A decomposition asked for is not given up for another engine's count.
             Error::JoinTooLarge { .. }
-                if options.engine.is_none() && asked == Decomposition::Fastest =>
+                if options.engine.is_none()
+                    && asked == Decomposition::Fastest
+                    && fall_back == FallBack::Allowed =>
             {
                 Ok(auto(Engine::Symmetry, n, plan_threads, options.threads)?.falling_back(e))
             }

@@ -301,9 +301,9 @@ impl Plan {
         h.finalize()
     }
 
-    /// How the plan counts an even board's units ([`Decomposition::Whole`] or
-    /// [`Decomposition::QuarterTurn`]): `None` where there is one way only (odd boards, the
-    /// backtracking engines).
+    /// How the plan counts an even board's units ([`Decomposition::Whole`],
+    /// [`Decomposition::QuarterTurn`] or [`Decomposition::Innermost`]): `None` where there is
+    /// one way only (odd boards, the backtracking engines).
     pub fn decomposition(&self) -> Option<Decomposition> {
         let join = self.join_tables()?;
         self.n.is_multiple_of(2).then_some(match join.way() {

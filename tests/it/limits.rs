@@ -141,3 +141,68 @@ fn only_an_unrecovered_refusal_is_told_as_out_of_memory() {
     assert_eq!(status.signal(), Some(libc::SIGABRT), "{status:?}: {stderr}");
     assert!(!stderr.contains("out of memory"), "{stderr}");
 }
+
+/// A shard counts by its campaign's plan or not at all: where the join engine's tables do not
+/// fit, it is refused before it counts, naming what it needs and what is allowed; a count on its
+/// own falls back to symmetry with a note.
+#[test]
+fn a_shard_never_falls_back_to_another_engine() {
+    let (_dir, file) = crate::util::scratch("shard-1.json");
+    let out = crate::util::nqueens()
+        .args([
+            "count", "18", "--shard", "1/8", "-j", "1", "--memory", "1M", "-o",
+        ])
+        .arg(&file)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.starts_with("error: a shard of n = 18 counts only by its campaign's plan")
+            && stderr.contains("needs at least")
+            && stderr.contains("allowed"),
+        "{stderr}"
+    );
+    assert!(!file.exists());
+    // On its own, the count falls back and says so.
+    let out = crate::util::nqueens()
+        .args(["count", "15", "-j", "1", "--memory", "1M"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("note: counting n = 15 with the symmetry engine"),
+        "{stderr}"
+    );
+}
+
+/// A resumed run never changes plan: a join checkpoint resumed with too little memory for the
+/// join is refused with the reason, not counted by symmetry.
+#[test]
+fn a_resumed_run_never_changes_plan() {
+    let (_dir, checkpoint) = crate::util::scratch("n16.ckpt");
+    crate::util::nqueens()
+        .args(["count", "16", "-j", "1", "-q", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .success();
+    let out = crate::util::nqueens()
+        .args([
+            "count",
+            "16",
+            "-j",
+            "1",
+            "-q",
+            "--memory",
+            "1M",
+            "--checkpoint",
+        ])
+        .arg(&checkpoint)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("belongs to another run")
+            && stderr.contains("a run resumes only by the plan that wrote its checkpoint"),
+        "{stderr}"
+    );
+}

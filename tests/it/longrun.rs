@@ -356,6 +356,40 @@ fn a_checkpoint_of_another_run_is_refused_naming_what_differs() {
     );
 }
 
+/// The default split follows the threads: a checkpoint resumed with other threads and no
+/// --split-depth is refused with the depth that resumes it.
+#[test]
+fn a_split_that_followed_the_threads_is_said_with_the_depth_that_resumes() {
+    let (_dir, path) = scratch("n14.ckpt");
+    let count = |threads: &str| {
+        let mut cmd = nqueens();
+        cmd.args([
+            "count",
+            "14",
+            "--engine",
+            "mirror",
+            "-q",
+            "-j",
+            threads,
+            "--checkpoint",
+        ])
+        .arg(&path);
+        cmd
+    };
+    count("1").assert().success();
+    let out = count("32").assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("split-depth is 2 in the file but 4 here")
+            && stderr.contains("without --split-depth the split follows the threads, -j 32")
+            && stderr.contains("resume with --split-depth 2"),
+        "{stderr}"
+    );
+    // And it does resume so.
+    let out = count("32").args(["--split-depth", "2"]).assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains(" 365596 "));
+}
+
 #[test]
 fn a_checkpoint_in_use_by_another_run_is_refused_naming_the_holder() {
     let (_dir, path) = scratch("n10.ckpt");

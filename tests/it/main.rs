@@ -1,9 +1,11 @@
 //! The integration tests: one binary, one module per concern.
 
 mod bench;
+mod campaigns;
 mod cli;
 mod counts;
 mod docs;
+mod help;
 mod join;
 mod layout;
 mod limits;

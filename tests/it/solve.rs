@@ -196,7 +196,7 @@ fn limit_writes_the_first_k_solutions() {
 }
 
 #[test]
-fn a_closed_pipe_ends_quietly_with_status_0() {
+fn a_listing_cut_by_a_closed_pipe_fails_and_says_so() {
     for format in ["board", "columns", "json"] {
         let mut child = crate::util::process()
             .args(["solve", "14", "--format", format])
@@ -210,8 +210,13 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
         }
         drop(lines); // like `| head -3`
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{format}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{format}");
+        // The listing is a result: one the reader did not take whole is not a success.
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error: cannot write the output"),
+            "{format}: {stderr}"
+        );
     }
 }
 

@@ -90,3 +90,60 @@ fn a_signal_gives_its_status_with_stderr_closed() {
     let status = crate::util::wait_within(&mut child, 60);
     assert_eq!(status.code(), Some(130), "{status:?}");
 }
+
+/// Runs `nqueens ARGS` with stdout on a pipe whose reader is already gone, as `| head` leaves
+/// it once head has exited: every write is a broken pipe, whatever the timing.
+fn into_a_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    crate::util::process()
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_result_into_a_closed_pipe_fails() {
+    for args in [
+        &["count", "10", "-q"][..],
+        &["count", "10", "--json", "-q"],
+        &["solve", "8"],
+        &["solve", "8", "--format", "json"],
+        &["count", "12", "--shard", "1/2", "-j", "1", "-q"],
+    ] {
+        let out = into_a_closed_pipe(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(status(&out), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: cannot write the output"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // A shard's result is not lost: it is on stderr, whole, for the user to save.
+    let out = into_a_closed_pipe(&["count", "12", "--shard", "1/2", "-j", "1", "-q"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let json = &stderr[stderr.find('{').unwrap()..=stderr.rfind('}').unwrap()];
+    let shard: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(shard["shard"], 1, "{stderr}");
+    assert_eq!(shard["format"], nqueens::cluster::SHARD_FORMAT, "{stderr}");
+}
+
+#[test]
+fn help_into_a_closed_pipe_is_quiet_and_succeeds_every_time() {
+    for _ in 0..3 {
+        for args in [
+            &["--help"][..],
+            &["--version"],
+            &["help"],
+            &["count", "--help"],
+            &["completions", "bash"],
+        ] {
+            let out = into_a_closed_pipe(args);
+            assert_eq!(status(&out), 0, "{args:?}: {out:?}");
+            assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        }
+    }
+}

@@ -28,12 +28,12 @@ impl Exit {
     }
 }
 
-/// The exit status of a command that ended with `result`, after saying on stderr what went wrong
-/// (a broken pipe is no failure: the reader had enough).
+/// The exit status of a command that ended with `result`, after saying on stderr what went wrong.
+/// A broken pipe is a failure too: what a command prints is a result (a shard's JSON, a merge, a
+/// listing), and a scheduler must not take a result nobody read for one delivered.
 pub fn exit_code(result: Result<Exit, Error>) -> Exit {
     let err = match result {
         Ok(exit) => return exit,
-        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => return Exit::Success,
         Err(err) => err,
     };
     if let Error::Interrupted(stopped) = &err {
@@ -59,7 +59,7 @@ mod tests {
     fn statuses_follow_the_outcome() {
         assert_eq!(exit_code(Ok(Exit::Success)), Exit::Success);
         let pipe = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
-        assert_eq!(exit_code(Err(Error::Io(pipe))), Exit::Success);
+        assert_eq!(exit_code(Err(Error::Io(pipe))), Exit::Failure);
         let usage = nqueens::Error::NoSplitDepth {
             engine: nqueens::Engine::Join,
         };

@@ -75,6 +75,48 @@ fn price(plan: &Plan, run: &Run, options: &Options) -> Option<String> {
     (wall > ANNOUNCED_ABOVE).then(|| priced_line(plan.n(), options.threads, wall, margin, &same))
 }
 
+/// `error`, where it is a checkpoint of another run, with what in this run's options made its
+/// plan another: a run resumes only by the plan that wrote its checkpoint, never another.
+fn why_another_run(
+    error: nqueens::exec::CheckpointError,
+    plan: &Plan,
+    options: &Options,
+) -> nqueens::exec::CheckpointError {
+    let nqueens::exec::CheckpointError::OtherRun {
+        path,
+        mut differences,
+    } = error
+    else {
+        return error;
+    };
+    if let Some(why) = plan.fell_back() {
+        differences += &format!(
+            " (this run would count with the {} engine, because {why}; a run resumes only by \
+             the plan that wrote its checkpoint: give it that memory, or --memory)",
+            plan.engine()
+        );
+    }
+    let depth = options.split_depth.is_none().then(|| {
+        differences
+            .split("; ")
+            .find_map(|d| {
+                d.strip_prefix("split-depth is ")?
+                    .split_once(" in the file")
+            })
+            .map(|(depth, _)| depth.to_string())
+    });
+    if let Some(Some(depth)) = depth {
+        if depth != "0" && plan.fell_back().is_none() {
+            differences += &format!(
+                " (without --split-depth the split follows the threads, -j {}: resume with \
+                 --split-depth {depth})",
+                options.threads
+            );
+        }
+    }
+    nqueens::exec::CheckpointError::OtherRun { path, differences }
+}
+
 /// Wall time past which a count is for a cluster, not for one machine: a month.
 const CLUSTER_ABOVE: f64 = 30.0 * 86_400.0;
 
@@ -140,7 +182,8 @@ fn execute_priced(
         ));
     }
     let path = watch.checkpoint.as_deref();
-    let run = Run::open(plan, selection, options.count_nodes, path)?;
+    let run = Run::open(plan, selection, options.count_nodes, path)
+        .map_err(|e| why_another_run(e, plan, options))?;
     if let (Some(path), false) = (path, watch.quiet) {
         if let Some(line) = run.torn_line() {
             progress::note(&format!(

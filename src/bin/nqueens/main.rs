@@ -43,8 +43,9 @@ fn main() -> ExitCode {
             return ExitCode::from(Exit::Usage as u8);
         }
         Err(err) if !err.use_stderr() => {
-            // --help and --version: the output asked for, so one that cannot be written fails.
-            if let Err(e) = streams::print(err.render().to_string()) {
+            // --help and --version: the output asked for, so one that cannot be written fails
+            // (a closed pipe is a reader that had enough: see `print_text`).
+            if let Err(e) = streams::print_text(err.render().to_string()) {
                 streams::say(&format!("error: cannot write the output: {e}"));
                 return ExitCode::from(Exit::Failure as u8);
             }

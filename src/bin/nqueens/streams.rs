@@ -20,6 +20,16 @@ pub fn print(bytes: impl AsRef<[u8]>) -> io::Result<()> {
     out.flush()
 }
 
+/// Writes `text` that is no result (help, version, a completion script, a manual page) to
+/// stdout: a reader that closed the pipe had enough of it, so a broken pipe is success, whether
+/// the reader closed before the write or after it. Any other failure is an error.
+pub fn print_text(text: impl AsRef<[u8]>) -> io::Result<()> {
+    match print(text) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        done => done,
+    }
+}
+
 /// Writes `message` and a newline to stderr, whatever becomes of it: when stderr cannot be
 /// written there is nowhere left to say so, and the run's result (its exit status, its files)
 /// must not depend on it.

@@ -119,6 +119,15 @@ pub enum MergeError {
         /// What was read, as `input (shard i)`.
         read: String,
     },
+    /// Several campaigns of one board (decompositions, or values of K) in one set, some short of
+    /// shards: each of those, with the shards it lacks.
+    #[error("cannot merge: of the {campaigns} campaigns given, {}", capped(.gaps, "; "))]
+    MissingIn {
+        /// How many campaigns the set holds.
+        campaigns: usize,
+        /// Each campaign short of shards, with the shards it lacks.
+        gaps: Vec<String>,
+    },
     /// Shards not counted on as many different hosts as the quorum asks.
     #[error("cannot merge: a quorum of {quorum} asks for every shard counted on {quorum} different machines: {}", capped(.short, "; "))]
     Quorum {
@@ -213,12 +222,62 @@ pub struct Reader {
     bytes: u64,
 }
 
+/// The run an object names: its [`RUN_FIELDS`], as text (escaped and cut: they are quoted in
+/// messages), so that an object this program cannot read is still told apart by its run.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Run {
+    n: String,
+    engine: String,
+    shards: String,
+    split_depth: String,
+    plan_subproblems: String,
+    plan: String,
+}
+
+impl Run {
+    /// The run `v` names.
+    fn of(v: &Value) -> Run {
+        let field = |key: &str| {
+            excerpt(&match &v[key] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+        };
+        let [n, engine, shards, split_depth, plan_subproblems, plan] =
+            RUN_FIELDS.map(|(_, key)| field(key));
+        Run {
+            n,
+            engine,
+            shards,
+            split_depth,
+            plan_subproblems,
+            plan,
+        }
+    }
+
+    /// Its fields in the order of [`RUN_FIELDS`].
+    fn fields(&self) -> [&str; 6] {
+        [
+            &self.n,
+            &self.engine,
+            &self.shards,
+            &self.split_depth,
+            &self.plan_subproblems,
+            &self.plan,
+        ]
+    }
+
+    /// The campaign it is: its plan and K (one board's campaigns differ in these alone).
+    fn campaign(&self) -> (&str, &str) {
+        (&self.plan, &self.shards)
+    }
+}
+
 /// One object of an input.
 #[derive(Debug, Clone)]
 struct Object {
     name: String,
-    /// Its [`RUN_FIELDS`], as text (escaped and cut: they are quoted in messages).
-    run: [String; 6],
+    run: Run,
     /// Its `format_version`, as text (escaped and cut).
     version: String,
     what: Kind,
@@ -308,40 +367,58 @@ impl Reader {
     /// first, then the quarter turn, then the innermost key. Shards of two mixed in one set are
     /// still refused as of different runs.
     pub fn merge_each(self, threads: usize, quorum: Quorum) -> Result<Vec<Merged>, MergeError> {
-        const N: usize = 0;
-        const ENGINE: usize = 1;
-        const PLAN: usize = 5;
-        let plans: BTreeSet<&str> = self.read.iter().map(|o| o.run[PLAN].as_str()).collect();
-        let one_board = |field: usize| {
-            self.read
-                .windows(2)
-                .all(|w| w[0].run[field] == w[1].run[field])
-        };
-        let several = (2..=Decomposition::ALL.len() - 1).contains(&plans.len());
-        if !several || !self.broken.is_empty() || !one_board(N) || !one_board(ENGINE) {
+        let campaigns: BTreeSet<(&str, &str)> =
+            self.read.iter().map(|o| o.run.campaign()).collect();
+        let one_board = self
+            .read
+            .windows(2)
+            .all(|w| (&w[0].run.n, &w[0].run.engine) == (&w[1].run.n, &w[1].run.engine));
+        if campaigns.len() < 2 || !self.broken.is_empty() || !one_board {
             return self.merge(threads, quorum).map(|m| vec![m]);
         }
-        // Where the two are not each a whole run, the set is one run mixed: refused as such.
         let all = self.read.clone();
         let mixed = |threads| match check(all, Vec::new(), threads, quorum) {
             Err(e) => e,
-            Ok(_) => unreachable!("a set of two plans never merges as one"),
+            Ok(_) => unreachable!("a set of two campaigns never merges as one"),
         };
-        let mut groups: Vec<Vec<Object>> = plans.iter().map(|_| Vec::new()).collect();
-        let plans: Vec<String> = plans.iter().map(|p| p.to_string()).collect();
+        let campaigns: Vec<(String, String)> = campaigns
+            .into_iter()
+            .map(|(p, k)| (p.to_string(), k.to_string()))
+            .collect();
+        let mut groups: Vec<Vec<Object>> = campaigns.iter().map(|_| Vec::new()).collect();
         for object in self.read {
-            let at = plans.iter().position(|p| *p == object.run[PLAN]);
-            groups[at.expect("every plan is listed")].push(object);
+            let (plan, shards) = object.run.campaign();
+            let at = campaigns
+                .iter()
+                .position(|c| (c.0.as_str(), c.1.as_str()) == (plan, shards));
+            groups[at.expect("every campaign is listed")].push(object);
         }
         let mut each = Vec::new();
+        let mut gaps = Vec::new();
         for group in groups {
+            let name = campaign_name(&group);
             match check(group, Vec::new(), threads, quorum) {
                 Ok(merged) => each.push(merged),
-                // Shards of each where the other's are missing: one set, mixed.
-                Err(MergeError::Missing { .. }) => return Err(mixed(threads)),
+                // A campaign short of shards is named with the shards it lacks, whatever the
+                // others hold: that is what the user must count again.
+                Err(MergeError::Missing {
+                    missing, shards, ..
+                }) => gaps.push(format!(
+                    "{name} lacks {} of {shards}: {}",
+                    plural(missing.len(), "shard"),
+                    list(&missing)
+                )),
                 Err(e) => return Err(e),
             }
         }
+        if !gaps.is_empty() {
+            return Err(MergeError::MissingIn {
+                campaigns: each.len() + gaps.len(),
+                gaps,
+            });
+        }
+        // Campaigns that are not each a decomposition of their own (two K of one plan): one
+        // run's shards mixed, refused as such.
         let mut names: Vec<Option<&str>> = (each.iter())
             .map(|m| m.decomposition.map(Decomposition::name))
             .collect();
@@ -355,17 +432,27 @@ impl Reader {
     }
 }
 
+/// How a message names the campaign of `group` (results of one plan and K): its decomposition,
+/// where it has one, its K and its plan.
+fn campaign_name(group: &[Object]) -> String {
+    let first = &group[0];
+    let decomposition = group.iter().find_map(|o| match &o.what {
+        Kind::Result(r) => r.decomposition.clone(),
+        _ => None,
+    });
+    format!(
+        "the campaign{} of K = {} (plan {})",
+        decomposition.map_or(String::new(), |d| format!(" by the {d} decomposition")),
+        first.run.shards,
+        first.run.plan
+    )
+}
+
 impl Object {
     /// The object `v`, named `name`.
     fn of(name: String, v: Value) -> Object {
-        let field = |key: &str| {
-            excerpt(&match &v[key] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            })
-        };
-        let run = RUN_FIELDS.map(|(_, key)| field(key));
-        let version = field("format_version");
+        let run = Run::of(&v);
+        let version = excerpt(&v["format_version"].to_string());
         let what = if v.get("format").and_then(Value::as_str) != Some(SHARD_FORMAT) {
             Kind::Foreign(format!(
                 "{name} is not an nqueens shard result (no \"format\": \"{SHARD_FORMAT}\")"
@@ -465,7 +552,7 @@ fn readable(
     for (i, (field, _)) in RUN_FIELDS.iter().enumerate() {
         let items: Vec<(String, &str)> = read
             .iter()
-            .map(|o| (o.name.clone(), o.run[i].as_str()))
+            .map(|o| (o.name.clone(), o.run.fields()[i]))
             .collect();
         same(&items, field, |v| v.to_string())?;
     }

@@ -543,19 +543,16 @@ pub(crate) trait PairCounter:
 
 impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
-/// The smallest even board `Fastest` counts by the innermost key ([`keyed`]). It forms far
-/// fewer pairs, but in many shorter lists, each sorted by the counter's pivots: on smaller
-/// boards that costs more than it saves (docs/performance.md). The quarter turn alone
-/// ([`turn`]) is slower than one or the other at every n.
-const INNERMOST_FROM: u32 = 26;
-
 /// How the engine of an `n`-board counts its units, as `decomposition` says.
 fn way(n: u32, decomposition: Decomposition) -> Way {
     if !n.is_multiple_of(2) {
         return Way::Whole;
     }
+    let decomposition = match decomposition {
+        Decomposition::Fastest => Decomposition::fastest_for(n),
+        asked => asked,
+    };
     match decomposition {
-        Decomposition::Fastest if n >= INNERMOST_FROM => Way::Innermost,
         Decomposition::Fastest | Decomposition::Whole => Way::Whole,
         Decomposition::QuarterTurn => Way::QuarterTurn,
         Decomposition::Innermost => Way::Innermost,

@@ -269,15 +269,13 @@ struct CountArgs {
     #[arg(long, value_name = "NAME")]
     engine: Option<EngineArg>,
 
-    /// How the join engine counts an even board: by the quarter turn of its units
-    /// (quarter-turn) or whole (whole), two independent ways to one total, with plans of their
-    /// own; the other one of a campaign confirms its count [default: fastest, the quarter turn
-    /// from n = 26]
+    // The help is made from the decompositions the library has (`decomposition_help`).
     #[arg(
         long,
         value_name = "NAME",
         default_value = "fastest",
-        hide_default_value = true
+        hide_default_value = true,
+        help = decomposition_help()
     )]
     decomposition: DecompositionArg,
 
@@ -352,7 +350,9 @@ struct StatusArgs {
     #[arg(value_name = "DIRS", required = true)]
     dirs: Vec<PathBuf>,
 
-    /// Print one JSON object instead of text
+    /// Print one JSON object instead of text: the campaign's status, with every campaign in the
+    /// folders (one board by several decompositions or shard counts) under "campaigns", the
+    /// first among them
     #[arg(long)]
     json: bool,
 
@@ -381,6 +381,25 @@ impl From<EngineArg> for Engine {
             EngineArg::Join => Engine::Join,
         }
     }
+}
+
+/// `--decomposition`'s help, from [`Decomposition::ALL`] and the board the fastest changes at,
+/// so that it says what the library does.
+fn decomposition_help() -> String {
+    let ways: Vec<String> = Decomposition::ALL
+        .into_iter()
+        .filter(|&d| d != Decomposition::Fastest)
+        .map(|d| format!("{d} ({})", d.about()))
+        .collect();
+    let from = Decomposition::INNERMOST_FROM;
+    format!(
+        "How the join engine counts an even board: {}; independent ways to one total, with \
+         plans of their own, so that one confirms another's campaign [default: fastest: {} from \
+         n = {from}, {} below]",
+        ways.join(", "),
+        Decomposition::fastest_for(from),
+        Decomposition::fastest_for(from - 2),
+    )
 }
 
 /// `--decomposition`: the library's [`Decomposition`], as clap lists and parses it.
@@ -687,10 +706,35 @@ pub fn short_form(err: &clap::Error) -> String {
         Some(name) => format!("nqueens {name} --help"),
         None => "nqueens --help".to_string(),
     };
-    let mut lines = vec![first];
+    let mut lines = vec![cut_long_values(&first, std::env::args_os().skip(1))];
     lines.extend(usage);
     lines.push(format!("For more information, try '{help}'."));
     lines.join("\n")
+}
+
+/// Arguments longer than this are quoted cut in messages.
+const LONGEST_QUOTED: usize = 64;
+
+/// `message` with each of `args` longer than [`LONGEST_QUOTED`] quoted once and cut: clap
+/// quotes a bad value, and the parser's own words quote it again, which for a value of pages
+/// would fill the terminal twice.
+fn cut_long_values(message: &str, args: impl Iterator<Item = std::ffi::OsString>) -> String {
+    let mut message = message.to_string();
+    for arg in args {
+        let arg = arg.to_string_lossy();
+        if arg.chars().count() <= LONGEST_QUOTED {
+            continue;
+        }
+        let quoted = format!("'{arg}'");
+        let Some(at) = message.find(&quoted) else {
+            continue;
+        };
+        let head: String = arg.chars().take(LONGEST_QUOTED - 16).collect();
+        let cut = format!("'{head}…' ({} characters)", arg.chars().count());
+        let rest = message[at + quoted.len()..].replace(&quoted, "it");
+        message = format!("{}{cut}{rest}", &message[..at]);
+    }
+    message
 }
 
 /// `-o` (or `--checkpoint`) with `{shard}` and `{shards}` replaced by I and K, so that one command line (for srun,

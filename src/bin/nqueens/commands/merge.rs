@@ -204,7 +204,7 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
                 .map(|(r, name)| format!("{} by {name}", r.report.total))
                 .collect();
             return Err(Error::Message(format!(
-                "the decompositions disagree: {} {}: at least one of the campaigns counted \
+                "the decompositions of n = {} disagree: {}: at least one of the campaigns counted \
                  wrong; count again the shards of each on other hosts (--quorum 2)",
                 rows[0].report.n,
                 each.join(", ")

@@ -19,9 +19,7 @@ use crate::progress::Mode;
 pub fn run(command: Command) -> Result<Exit, Error> {
     match command {
         Command::Print(text) => {
-            use std::io::Write;
-            let mut out = crate::streams::stdout()?;
-            out.write_all(&text).and_then(|()| out.flush())?;
+            crate::streams::print_text(text)?;
             Ok(Exit::Success)
         }
         Command::ShowPage(roff) => show_page(&roff),
@@ -121,7 +119,6 @@ fn show_page(roff: &[u8]) -> Result<Exit, Error> {
              says the same in plain text)",
         );
     }
-    let mut out = crate::streams::stdout()?;
-    out.write_all(roff).and_then(|()| out.flush())?;
+    crate::streams::print_text(roff)?;
     Ok(Exit::Success)
 }

@@ -1,7 +1,6 @@
 //! `nqueens count N --shard I/K`: counts one shard of a run split K ways and writes its partial
 //! result for `merge`.
 
-use std::io::Write;
 use std::path::Path;
 
 use nqueens::cluster::{Launcher, Shard, ShardRun};
@@ -55,28 +54,25 @@ pub fn run(
     let finished = longrun::execute(&run.plan, selection, options, watch, &interrupt)?;
     let result = run.result(finished.tally, finished.all_runs(), options.threads)?;
     let json = result.json();
-    match output {
-        None => {
-            let mut out = crate::streams::stdout()?;
-            out.write_all(json.as_bytes())?;
-            out.flush()?;
-        }
-        Some(path) => {
-            if let Err(source) = nqueens::util::files::write_unless(path, json.as_bytes(), &taken) {
-                // The folder was removed or the disk filled during the count: the result is
-                // not lost, it goes to stderr for the user to save.
-                crate::streams::say(&format!(
-                    "the partial result could not be written to {}; here it is:\n{}",
-                    path.display(),
-                    json.trim_end()
-                ));
-                return Err(Error::File {
+    // A result that cannot be delivered (a full disk, a removed folder, a closed pipe) is not
+    // lost: it goes to stderr for the user to save, and the shard fails.
+    let delivered =
+        match output {
+            None => crate::streams::print(json.as_bytes()).map_err(Error::Io),
+            Some(path) => nqueens::util::files::write_unless(path, json.as_bytes(), &taken)
+                .map_err(|source| Error::File {
                     what: "write",
                     path: path.to_path_buf(),
                     source,
-                });
-            }
-        }
+                }),
+        };
+    if let Err(err) = delivered {
+        let place = output.map_or("standard output".to_string(), |p| p.display().to_string());
+        crate::streams::say(&format!(
+            "the partial result could not be written to {place}; here it is:\n{}",
+            json.trim_end()
+        ));
+        return Err(err);
     }
     if watch.quiet {
         return Ok(Exit::Success);

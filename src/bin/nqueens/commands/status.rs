@@ -21,18 +21,19 @@ pub fn run(dirs: &[PathBuf], json: bool, stalled: Duration, threads: usize) -> R
             return Err(e.into());
         }
     };
-    let text: Vec<String> = all
-        .iter()
-        .map(|s| {
-            if json {
-                to_json(s, dirs) + "\n"
-            } else {
-                report(s, dirs)
-            }
-        })
-        .collect();
-    // Two decompositions of one board in one folder: a status each, apart.
-    crate::streams::print(text.join(if json { "" } else { "\n" }))?;
+    let text = if json {
+        // One object: the first campaign's status, and every campaign's (the same board by
+        // other decompositions, in one folder) under "campaigns", the first among them.
+        let every: Vec<serde_json::Value> = all.iter().map(|s| to_json(s, dirs)).collect();
+        let mut first = every[0].clone();
+        first["campaigns"] = serde_json::Value::Array(every);
+        first.to_string() + "\n"
+    } else {
+        // Two decompositions of one board in one folder: a status each, apart.
+        let reports: Vec<String> = all.iter().map(|s| report(s, dirs)).collect();
+        reports.join("\n")
+    };
+    crate::streams::print(text)?;
     Ok(Exit::Success)
 }
 
@@ -148,7 +149,7 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
 }
 
 /// The status as one JSON object.
-fn to_json(s: &Status, dirs: &[PathBuf]) -> String {
+fn to_json(s: &Status, dirs: &[PathBuf]) -> serde_json::Value {
     serde_json::json!({
         "n": s.n,
         "engine": s.engine.name(),
@@ -167,5 +168,4 @@ fn to_json(s: &Status, dirs: &[PathBuf]) -> String {
         "resubmit": resubmit(s, dirs),
         "problems": s.problems,
     })
-    .to_string()
 }
