@@ -86,18 +86,12 @@ pub fn plan(n: u32, options: &Options) -> Result<Plan, Error> {
 /// The one-shot form of [`exec::Run`]: no checkpoint, nothing that stops it early.
 pub fn count(n: u32, options: &Options) -> Result<Counts, Error> {
     let plan = plan(n, options)?;
-    let how = exec::Execution {
-        threads: options.threads,
-        count_nodes: options.count_nodes,
-    };
-    let cpu = system::time::process_cpu();
-    let outcome = exec::execute(&plan, &|_| true, how, &exec::Unobserved)?;
-    let finished = exec::run::Finished {
-        tally: outcome.tally,
-        resumed: 0,
-        elapsed: outcome.elapsed,
-        cpu: system::time::process_cpu().saturating_sub(cpu),
-        earlier: exec::run::Times::default(),
-    };
+    let finished = exec::Run::once(
+        &plan,
+        exec::Selection::all(),
+        options.threads,
+        options.count_nodes,
+        &exec::Unobserved,
+    )?;
     Ok(finished.counts(&plan, options.threads, options.count_nodes))
 }

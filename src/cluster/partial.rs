@@ -4,8 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::partition::{plan, Partition};
 use super::shard::{Shard, ShardError};
-use crate::exec::run::Times;
-use crate::exec::{self, Execution, Observer, Tally};
+use crate::exec::{Observer, Run, Selection, Tally, Times};
 use crate::plan::{Piece, Plan};
 use crate::{Engine, Options};
 
@@ -126,10 +125,10 @@ impl PartialResult {
 
 /// One shard of one run: the whole plan, its partition, and the shard this process counts.
 ///
-/// [`count`] is `new`, [`exec::execute`] over [`ShardRun::owns`], then [`ShardRun::result`].
-/// A caller that already has part of the shard (a checkpoint) executes over `owns && !done`
-/// instead and hands `result` the sum of both tallies: `result` refuses a tally that does not
-/// cover exactly the shard's subproblems.
+/// [`count`] is `new`, [`Run::once`] over [`ShardRun::selection`], then [`ShardRun::result`].
+/// A caller that already has part of the shard (a checkpoint) opens a [`Run`] of the selection
+/// on it, whose fold covers both: `result` refuses a tally that does not cover exactly the
+/// shard's subproblems.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ShardRun {
@@ -153,9 +152,15 @@ impl ShardRun {
         })
     }
 
-    /// Whether `piece` is this shard's: the selection for [`exec::execute`].
+    /// Whether `piece` is this shard's.
     pub fn owns(&self, piece: Piece) -> bool {
         self.partition.owns(self.shard, piece)
+    }
+
+    /// The shard's part of the plan, as a run counts it and its checkpoint names it
+    /// ([`Shard::selection_name`]).
+    pub fn selection(&self) -> Selection<'_> {
+        Selection::new(&self.shard.selection_name(), |piece| self.owns(piece))
     }
 
     /// The partial result of the shard from the fold of all its subproblems, searched in
@@ -210,17 +215,14 @@ pub fn count(
     observer: &dyn Observer,
 ) -> Result<PartialResult, crate::Error> {
     let run = ShardRun::new(n, options, shard)?;
-    let how = Execution {
-        threads: options.threads,
-        count_nodes: options.count_nodes,
-    };
-    let cpu = crate::system::time::process_cpu();
-    let outcome = exec::execute(&run.plan, &|s| run.owns(s), how, observer)?;
-    let times = Times {
-        wall: outcome.elapsed,
-        cpu: crate::system::time::process_cpu().saturating_sub(cpu),
-    };
-    run.result(outcome.tally, times, options.threads)
+    let finished = Run::once(
+        &run.plan,
+        run.selection(),
+        options.threads,
+        options.count_nodes,
+        observer,
+    )?;
+    run.result(finished.tally, finished.all_runs(), options.threads)
 }
 
 /// A `u128` as a JSON string of decimal digits.

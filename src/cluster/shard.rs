@@ -42,6 +42,18 @@ impl Shard {
         self.count
     }
 
+    /// The name its checkpoint knows the shard's part of the plan by (`shard-3-of-8`): the
+    /// selection of [`crate::cluster::ShardRun::selection`].
+    pub fn selection_name(self) -> String {
+        format!("shard-{}-of-{}", self.index, self.count)
+    }
+
+    /// The shard a checkpoint's selection names ([`Shard::selection_name`]), if it names one.
+    pub fn of_selection_name(name: &str) -> Option<Shard> {
+        let (i, k) = name.strip_prefix("shard-")?.split_once("-of-")?;
+        Shard::new(i.parse().ok()?, k.parse().ok()?).ok()
+    }
+
     /// Every shard of a run split `count` ways.
     pub fn all(count: u32) -> impl Iterator<Item = Shard> {
         (1..=count).map(move |index| Shard { index, count })

@@ -157,15 +157,14 @@ fn checkpoint_run(path: &Path) -> Option<Head> {
             .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
             .map(str::to_string)
     };
-    let selection = field("selection")?;
-    let (i, k) = selection.strip_prefix("shard-")?.split_once("-of-")?;
+    let shard = Shard::of_selection_name(&field("selection")?)?;
     Some((
         field("n")?.parse().ok()?,
         Engine::ALL
             .into_iter()
             .find(|e| Some(e.name()) == field("engine").as_deref())?,
         field("split-depth")?.parse().ok()?,
-        Shard::new(i.parse().ok()?, k.parse().ok()?).ok()?,
+        shard,
         field("plan")?,
     ))
 }
@@ -407,8 +406,7 @@ fn status_of(
         if done.contains(&shard.index()) {
             continue;
         }
-        let selection = format!("shard-{}-of-{}", shard.index(), shard.count());
-        let identity = Identity::new(&plan, false, &selection);
+        let identity = Identity::new(&plan, false, &shard.selection_name());
         match read_unlocked(&found.path, &identity) {
             Ok(saved) => {
                 let work: u128 = saved.finished.keys().map(|&id| prices[id]).sum();

@@ -6,7 +6,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod run;
 
 pub use checkpoint::{CheckpointError, Identity, Saved, Writer, CHECKPOINT_FORMAT};
-pub use run::{count as count_with_checkpoint, Finished, Run, RunError, Selection, Times};
+pub use run::{Finished, Run, RunError, Selection, Times};
 
 use std::time::{Duration, Instant};
 

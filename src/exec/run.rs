@@ -26,7 +26,7 @@ use crate::exec::checkpoint::{self, Identity, Writer};
 use crate::exec::{self, Execution, Observer, Tally};
 use crate::plan::{Piece, Plan};
 use crate::search::kernel::Search;
-use crate::{Counts, Interrupted, Options};
+use crate::{Counts, Interrupted};
 
 /// A run that did not end with a count.
 #[derive(Debug, thiserror::Error)]
@@ -131,6 +131,33 @@ impl<'a> Run<'a> {
             earlier: Times { wall, cpu },
             writer,
         })
+    }
+
+    /// Counts `selection` of `plan` on `threads` threads at once, with no checkpoint and
+    /// nothing to stop it but `observer`: the one-shot form of [`Run::open`] and
+    /// [`Run::execute`], which `count` and a shard's `count` are.
+    pub fn once(
+        plan: &'a Plan,
+        selection: Selection<'a>,
+        threads: usize,
+        count_nodes: bool,
+        observer: &dyn Observer,
+    ) -> Result<Finished, crate::Error> {
+        let run = Run {
+            plan,
+            selection,
+            count_nodes,
+            saved: HashMap::new(),
+            torn_line: None,
+            earlier: Times::default(),
+            writer: None,
+        };
+        match run.execute(threads, &AtomicBool::new(false), observer) {
+            Ok(finished) => Ok(finished),
+            Err(RunError::Count(e)) => Err(e),
+            // The only checkpoint error is the writer's, and this run has none.
+            Err(RunError::Checkpoint(e)) => unreachable!("a run with no checkpoint wrote one: {e}"),
+        }
     }
 
     /// The line of the checkpoint that held a record torn by a crash, now dropped.
@@ -238,20 +265,6 @@ impl Finished {
             ..counts
         }
     }
-}
-
-/// Counts `plan` as [`crate::count`] does, resuming from and recording to `checkpoint` if given,
-/// and stopping cleanly when `stop` is set.
-pub fn count(
-    plan: &Plan,
-    options: &Options,
-    checkpoint: Option<&Path>,
-    stop: &AtomicBool,
-    observer: &dyn Observer,
-) -> Result<Counts, RunError> {
-    let run = Run::open(plan, Selection::all(), options.count_nodes, checkpoint)?;
-    let finished = run.execute(options.threads, stop, observer)?;
-    Ok(finished.counts(plan, options.threads, options.count_nodes))
 }
 
 /// The observer the engine sees: records to the checkpoint, then tells the caller's observer;

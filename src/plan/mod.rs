@@ -346,6 +346,28 @@ mod tests {
         assert_ne!(print(Engine::Mirror, 8, 2), print(Engine::Mirror, 8, 3));
     }
 
+    /// Plans are equal exactly when their fingerprints are: two decompositions of one board are
+    /// two plans.
+    #[test]
+    fn plans_of_two_decompositions_differ() {
+        let of = |d| crate::plan(12, &crate::Options::default().with_decomposition(d)).unwrap();
+        let [whole, turn, key] = [
+            Decomposition::Whole,
+            Decomposition::QuarterTurn,
+            Decomposition::Innermost,
+        ]
+        .map(of);
+        assert_ne!(whole, turn);
+        assert_ne!(turn, key);
+        assert_ne!(whole, key);
+        assert_eq!(whole, of(Decomposition::Fastest));
+        assert_eq!(whole, Plan::join(12).unwrap());
+        assert_ne!(Plan::join(12).unwrap(), Plan::join(14).unwrap());
+        for (a, b) in [(&whole, &turn), (&whole, &whole), (&turn, &key)] {
+            assert_eq!(a == b, a.fingerprint() == b.fingerprint());
+        }
+    }
+
     fn columns(s: &Subproblem) -> Vec<u8> {
         s.queens().iter().map(|q| q.1).collect()
     }

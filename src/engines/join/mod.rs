@@ -617,10 +617,12 @@ impl std::fmt::Debug for Join {
     }
 }
 
-/// Tables are a function of n: two are equal when their boards are.
+/// Two are equal when they count the same pieces the same way: the board, its blocks and the
+/// decomposition, what [`crate::Plan::fingerprint`] covers. The tables are a function of n, and
+/// how they are held (in memory or made on demand, the pieces' sizes) changes no count.
 impl PartialEq for Join {
     fn eq(&self, other: &Join) -> bool {
-        self.n == other.n
+        (self.n, &self.blocks, self.way) == (other.n, &other.blocks, other.way)
     }
 }
 

@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use nqueens::cluster::{Launcher, Shard, ShardRun};
-use nqueens::exec::Selection;
 use nqueens::Options;
 
 use crate::command::Watch;
@@ -47,11 +46,7 @@ pub fn run(
             source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, why),
         });
     }
-    let selection = Selection::new(
-        &format!("shard-{}-of-{}", shard.index(), shard.count()),
-        |s| run.owns(s),
-    );
-    let finished = longrun::execute(&run.plan, selection, options, watch, &interrupt)?;
+    let finished = longrun::execute(&run.plan, run.selection(), options, watch, &interrupt)?;
     let result = run.result(finished.tally, finished.all_runs(), options.threads)?;
     let json = result.json();
     // A result that cannot be delivered (a full disk, a removed folder, a closed pipe) is not
