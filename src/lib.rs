@@ -27,6 +27,10 @@
 //!
 //! Beyond that: [`solve`] lists the boards, [`estimate`] predicts a count's time, [`cluster`]
 //! splits a count into shards and merges their files.
+//!
+//! Each run starts a pool of `Options::threads` workers, except when it is called from a rayon
+//! pool of that many threads: it then runs on that pool, as every phase of one run does on its
+//! own (so a caller that counts many boards, as a benchmark does, starts one pool).
 
 #![warn(missing_docs, unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]

@@ -123,16 +123,15 @@ impl Partition {
 /// The estimated price of every piece of `plan`, by id, as the partition deals them: the same
 /// on every machine (see the module doc).
 pub(crate) fn prices(plan: &Plan, threads: usize) -> Result<Vec<u128>, crate::Error> {
-    let pool = crate::system::pool(threads)?;
     let probes = (PRICE_PROBES_PER_PLAN / plan.len().max(1))
         .clamp(MIN_PRICE_PROBES as usize, PRICE_PROBES as usize) as u32;
-    Ok(pool.install(|| {
+    crate::system::on_pool(threads, || {
         plan.prepare_costs();
         (0..plan.len())
             .into_par_iter()
             .map(|id| plan.cost(id, probes))
             .collect()
-    }))
+    })
 }
 
 fn digest(ids: &[usize]) -> String {

@@ -188,12 +188,15 @@ pub fn estimate_watched(
     seed: u64,
     watch: &(dyn Fn(&Estimate) + Sync),
 ) -> Result<Estimate, Error> {
-    let start = Instant::now();
-    let plan = crate::plan(n, options)?;
-    let setup = start.elapsed().as_secs_f64();
-    let space = crate::system::pool(options.threads)?.install(|| draw_space(&plan, seed));
-    let draw = |rng: &mut SplitMix64| draw(&plan, &space, rng);
-    sample(&plan, &space, setup, options, sampling, seed, watch, &draw)
+    // One pool for the plan, the space and the draws.
+    crate::system::on_pool(options.threads, || {
+        let start = Instant::now();
+        let plan = crate::plan(n, options)?;
+        let setup = start.elapsed().as_secs_f64();
+        let space = draw_space(&plan, seed);
+        let draw = |rng: &mut SplitMix64| draw(&plan, &space, rng);
+        sample(&plan, &space, setup, options, sampling, seed, watch, &draw)
+    })?
 }
 
 /// [`estimate`] of the count of `plan`, which is built already: its `setup` is 0. A count
@@ -204,10 +207,12 @@ pub fn estimate_plan(
     seconds: f64,
     seed: u64,
 ) -> Result<Estimate, Error> {
-    let space = crate::system::pool(options.threads)?.install(|| draw_space(plan, seed));
-    let draw = |rng: &mut SplitMix64| draw(plan, &space, rng);
-    let sampling = Sampling::for_seconds(seconds);
-    sample(plan, &space, 0.0, options, sampling, seed, &|_| (), &draw)
+    crate::system::on_pool(options.threads, || {
+        let space = draw_space(plan, seed);
+        let draw = |rng: &mut SplitMix64| draw(plan, &space, rng);
+        let sampling = Sampling::for_seconds(seconds);
+        sample(plan, &space, 0.0, options, sampling, seed, &|_| (), &draw)
+    })?
 }
 
 /// Draws from `space` of `plan` (built in `setup` seconds) with `draw`, as [`estimate_watched`]
@@ -224,7 +229,6 @@ fn sample(
     draw: &(dyn Fn(&mut SplitMix64) -> Drawn + Sync),
 ) -> Result<Estimate, Error> {
     let n = plan.n();
-    let pool = crate::system::pool(options.threads)?;
     let Sampling { seconds, until } = sampling;
     let sampling = Instant::now();
     let population = space.population;
@@ -267,7 +271,7 @@ fn sample(
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let started = std::sync::atomic::AtomicUsize::new(0);
     let draws = std::sync::Mutex::new(Draws::default());
-    pool.install(|| {
+    crate::system::on_pool(options.threads, || {
         (0..options.threads.max(1))
             .into_par_iter()
             .for_each(|worker| {
@@ -292,7 +296,7 @@ fn sample(
                     watch(&now);
                 }
             })
-    });
+    })?;
     let mut last = so_far(&draws.into_inner().unwrap_or_else(|e| e.into_inner()));
     // Why it stopped is what it was when it stopped, not after a draw finished late.
     last.reached = reached.into_inner();

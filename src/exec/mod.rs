@@ -96,9 +96,8 @@ pub fn execute(
     how: Execution,
     observer: &dyn Observer,
 ) -> Result<Outcome, Error> {
-    let pool = crate::system::pool(how.threads)?;
     let start = Instant::now();
-    let (tally, complete) = pool.install(|| {
+    let (tally, complete) = crate::system::on_pool(how.threads, || {
         (0..plan.len())
             .into_par_iter()
             .with_max_len(1)
@@ -116,7 +115,7 @@ pub fn execute(
                 || (Tally::default(), true),
                 |(a, ca), (b, cb)| (a.merge(b), ca && cb),
             )
-    });
+    })?;
     Ok(Outcome {
         tally,
         complete,

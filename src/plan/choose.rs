@@ -130,7 +130,7 @@ fn join_plan(n: u32, options: &Options) -> Result<Plan, Error> {
 /// `build` run on a pool of `threads` threads (the join engine builds its tables on the pool it
 /// runs in, and `-j` bounds the threads of the whole run).
 fn on_threads<T: Send>(threads: usize, build: impl FnOnce() -> T + Send) -> Result<T, Error> {
-    Ok(crate::system::pool(threads)?.install(build))
+    crate::system::on_pool(threads, build)
 }
 
 /// The plan of `engine` for an `n`-board split after `split_depth` rows (≤ n).

@@ -12,6 +12,21 @@ use crate::Error;
 /// a fixed size lets a refusal say what the threads need.
 const STACK_BYTES: usize = 2 << 20;
 
+/// Runs `work` on a pool of `threads` workers (at least one): on the pool it is called from,
+/// when that has as many (the phases of one run, such as an estimate's plan, space and draws,
+/// share one pool, and a benchmark times counts, not pool start-ups), or on a new one
+/// ([`pool`]).
+pub(crate) fn on_pool<T: Send>(
+    threads: usize,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, Error> {
+    let threads = threads.max(1);
+    if rayon::current_thread_index().is_some() && rayon::current_num_threads() == threads {
+        return Ok(work());
+    }
+    Ok(pool(threads)?.install(work))
+}
+
 /// A rayon pool of `threads` workers (at least one), the one way the library starts threads: an
 /// error that says what they need, not a panic, when the system refuses them.
 pub(crate) fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
