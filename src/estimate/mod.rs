@@ -26,20 +26,14 @@
 //! narrows the interval. A draw of the join engine is done as a run does it, with its longest
 //! parts sampled rather than done (`draw.rs`).
 
-mod draw;
-mod space;
-
-use draw::Drawn;
-use space::Space;
+use crate::plan::sample::{Drawn, Space};
 
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::engines::join::Quadrant;
-use crate::system::time::thread_cpu_seconds;
 use crate::util::rng::SplitMix64;
-use crate::{Error, Options, Plan};
+use crate::{Error, Options};
 
 /// The least sample drawn, however long it takes: where a draw takes minutes (n ≥ 29 on two
 /// cores), three of them; the interval then comes from Student's t with two degrees of freedom
@@ -193,8 +187,8 @@ pub fn estimate_watched(
         let start = Instant::now();
         let plan = crate::plan(n, options)?;
         let setup = start.elapsed().as_secs_f64();
-        let space = draw_space(&plan, seed);
-        let draw = |rng: &mut SplitMix64| draw(&plan, &space, rng);
+        let space = plan.draw_space(seed);
+        let draw = |rng: &mut SplitMix64| plan.draw(&space, rng);
         sample(&plan, &space, setup, options, sampling, seed, watch, &draw)
     })?
 }
@@ -208,8 +202,8 @@ pub fn estimate_plan(
     seed: u64,
 ) -> Result<Estimate, Error> {
     crate::system::on_pool(options.threads, || {
-        let space = draw_space(plan, seed);
-        let draw = |rng: &mut SplitMix64| draw(plan, &space, rng);
+        let space = plan.draw_space(seed);
+        let draw = |rng: &mut SplitMix64| plan.draw(&space, rng);
         let sampling = Sampling::for_seconds(seconds);
         sample(plan, &space, 0.0, options, sampling, seed, &|_| (), &draw)
     })?
@@ -257,8 +251,8 @@ fn sample(
         share: space.share,
         until,
         weighed: space.weighed(),
-        pairs: plan.join_tables().map(|_| draws.pairs),
-        anded: plan.join_tables().map(|_| draws.anded),
+        pairs: plan.counts_pairs().then_some(draws.pairs),
+        anded: plan.counts_pairs().then_some(draws.anded),
         reached: until
             .is_some_and(|u| draws.count >= MIN_PRECISE_SAMPLES && margin(draws) <= u * draws.mean),
     };
@@ -301,43 +295,6 @@ fn sample(
     // Why it stopped is what it was when it stopped, not after a draw finished late.
     last.reached = reached.into_inner();
     Ok(last)
-}
-
-/// What an estimate of `plan` draws among ([`Space`]): a backtracking plan's subproblems,
-/// uniformly; the join's row sets that hold a unit of their own, measured from `seed` on the
-/// current rayon pool, uniformly with a quadrant table (a draw is a run of them) and in
-/// proportion to a guess at their cost without. Nothing, where no row set holds a unit.
-fn draw_space(plan: &Plan, seed: u64) -> Space {
-    let Some(join) = plan.join_tables() else {
-        return Space::uniform(plan.len() as u64);
-    };
-    let tilted = join.quadrants() == Quadrant::OnDemand;
-    let space = Space::row_sets(plan.n(), tilted, space::SHARE_PROBES, seed);
-    if space.mass.0 > 0.0 {
-        space
-    } else {
-        Space::uniform(0)
-    }
-}
-
-/// One draw of `plan`'s work from `space`, done as a run does it: one subproblem, or the
-/// join's row sets ([`draw::draw_row_sets`]).
-fn draw(plan: &Plan, space: &Space, rng: &mut SplitMix64) -> Drawn {
-    if let Some(join) = plan.join_tables() {
-        return draw::draw_row_sets(join, space, rng);
-    }
-    let before = thread_cpu_seconds();
-    if space.population > 0 {
-        let id = (rng.next() % space.population) as usize;
-        std::hint::black_box(plan.count_piece(id, false));
-    }
-    Drawn {
-        stands_for: space.stands_for(1.0, 1),
-        pieces: 1,
-        seconds: thread_cpu_seconds() - before,
-        pairs: 0.0,
-        anded: 0.0,
-    }
 }
 
 /// The draws so far, summed as they come in (Welford's running mean and sum of squared

@@ -18,6 +18,7 @@
 //! `match` on a plan's pieces is in this module; which plan a count gets is [`choose`]'s.
 
 pub(crate) mod choose;
+pub(crate) mod sample;
 
 use std::sync::Arc;
 

@@ -3,31 +3,53 @@
 //! the time and the pairs ANDed when it counts. Every unit of a board to n = 18, and units of
 //! drawn row sets above. A measurement, not a check:
 //! `NQUEENS_PRICE="16 18 24:40 26:8 28:3" cargo test --release --lib price -- --ignored --nocapture`
-//! (`n:draws`, or `n:draws:lists` to price by the lists only, as boards whose thermometer keys
-//! take more than 64 bits, n ≥ 28, always are).
+//! (`n:draws`, or `n:draws:lists` to price by the lists only, as boards whose keys take more
+//! than 64 bits always are).
 
-use super::half::Window;
-use super::units::{self, Unit};
-use super::{pairs, thermometer, Join, Quadrant, Way};
+use crate::engines::join::half::Window;
+use crate::engines::join::units::{self, Unit};
+use crate::engines::join::{pairs, Join, Quadrant, Way};
 use crate::system::time::thread_cpu_seconds;
 use crate::util::rng::SplitMix64;
 
-/// Pairs formed per CPU second by (long, short) keys, 10^2 to 10^7 each: the `rates` test's
-/// table in docs/performance.md, one row per long length (10^4, 10^5, …), its shorts from
-/// 10^2: n = 24's for boards to 24, n = 28's (the only one measured to 10^7) above.
-fn curve(n: u32) -> &'static [(f64, &'static [f64])] {
-    match n {
-        ..=24 => &[
-            (1e4, &[2.2e10, 1.2e11, 3.3e11]),
-            (1e5, &[2.3e10, 1.4e11, 7.1e11, 2.2e12]),
-            (1e6, &[3.2e10, 1.6e11, 5.5e11, 3.2e12, 9.9e12]),
-        ],
-        _ => &[
-            (1e5, &[1.5e10, 7.8e10, 4.4e11, 1.2e12]),
-            (1e6, &[1.5e10, 7.9e10, 4.1e11, 2.2e12, 5.3e12]),
-            (1e7, &[1.9e10, 1.1e11, 4.1e11, 2.8e12, 1.1e13, 2.1e13]),
-        ],
+/// The counter's rate curve, as docs/performance.md gives it: pairs formed per CPU second by
+/// (long, short) keys, 10^2 to 10^7 each, measured by the `rates` test.
+const CURVE: &str = include_str!("../../../../docs/rate-curve.csv");
+
+/// The curve's rows for an `n`-board, each a long length and its rates from 10^2 short keys up:
+/// n = 24's for boards to 24, n = 28's (the only one measured to 10^7) above. Read once: the
+/// price reads it inside the counts it times.
+fn curve(n: u32) -> &'static [(f64, Vec<f64>)] {
+    static ROWS: std::sync::OnceLock<[Vec<(f64, Vec<f64>)>; 2]> = std::sync::OnceLock::new();
+    let of = |board: &str| {
+        CURVE
+            .lines()
+            .skip(1)
+            .filter_map(|line| {
+                let mut fields = line.split(',');
+                (fields.next()? == board).then_some(())?;
+                let long: f64 = fields.next()?.parse().ok()?;
+                Some((long, fields.filter_map(|f| f.parse().ok()).collect()))
+            })
+            .collect()
+    };
+    &ROWS.get_or_init(|| [of("24"), of("28")])[usize::from(n > 24)]
+}
+
+/// The curve's file holds n = 24's and n = 28's rows whole: 10^4 to 10^6 and 10^5 to 10^7 long
+/// keys, each with its rates from 10^2 short keys to as many as the long ones.
+#[test]
+fn the_curve_is_read_whole() {
+    for (n, longs) in [(24, [4, 5, 6]), (28, [5, 6, 7])] {
+        let rows = curve(n);
+        assert_eq!(rows.len(), 3);
+        for ((long, rates), exponent) in rows.iter().zip(longs) {
+            assert_eq!(*long, 10f64.powi(exponent));
+            assert_eq!(rates.len(), exponent as usize - 1);
+            assert!(rates.windows(2).all(|w| w[0] < w[1]), "{rates:?}");
+        }
     }
+    assert!((rate(24, 100_000, 1000) / 1.4e11 - 1.0).abs() < 1e-9);
 }
 
 /// The curve's rate for lists of `long` and `short` keys: the row of the nearest long length,
@@ -41,7 +63,8 @@ fn rate(n: u32, long: usize, short: usize) -> f64 {
     let row = (rows.iter())
         .min_by(|a, b| (a.0.log10() - l).abs().total_cmp(&(b.0.log10() - l).abs()))
         .unwrap()
-        .1;
+        .1
+        .as_slice();
     // Every row has two points or more.
     let at = (s - 2.0).clamp(0.0, (row.len() - 1) as f64);
     let i = (at.floor() as usize).min(row.len() - 2);
@@ -80,10 +103,10 @@ impl Tally {
 }
 
 /// The decompositions priced, in the order of [`price`]'s tallies.
-const NAMES: [&str; 4] = ["whole", "quarter turn", "innermost", "thermometer"];
+const NAMES: [&str; 3] = ["whole", "quarter turn", "innermost"];
 
 /// Prices `unit` by each decomposition into `tallies`, counting its pairs when `measure`.
-fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 4]) {
+fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 3]) {
     let n = joins[0].n;
     for (c, tally) in tallies.iter_mut().enumerate() {
         let start = thread_cpu_seconds();
@@ -97,14 +120,7 @@ fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 4]
             tally.anded += s.anded - before;
             found
         };
-        if c < 3 {
-            joins[c].count_units(unit.east, &[*unit], &mut counter, |_, _| ());
-        } else {
-            let mut scratch = pairs::Scratch::default();
-            thermometer::count_unit(&joins[1], unit, |x, y, bits| {
-                counter(x, y, bits, &mut scratch)
-            });
-        }
+        joins[c].count_units(unit.east, &[*unit], &mut counter, |_, _| ());
         tally.seconds += thread_cpu_seconds() - start;
     }
 }
@@ -139,19 +155,18 @@ fn the_decompositions_of_even_boards_priced() {
                 out
             }
         };
-        let mut tallies: [Tally; 4] = Default::default();
+        let mut tallies: [Tally; 3] = Default::default();
         for unit in &units {
             let before = tallies.clone();
             price(&joins, unit, measure, &mut tallies);
             if draws.is_some() {
                 let took = |c: usize| tallies[c].seconds - before[c].seconds;
                 eprintln!(
-                    "  row set {:#x}: {:.2} / {:.2} / {:.2} / {:.2} s",
+                    "  row set {:#x}: {:.2} / {:.2} / {:.2} s",
                     unit.east,
                     took(0),
                     took(1),
-                    took(2),
-                    took(3)
+                    took(2)
                 );
             }
         }

@@ -1,5 +1,6 @@
-//! One draw of the join engine's work, done as a run does it and timed, with the parts a run
-//! would spend most of its time on sampled rather than done.
+//! The join engine's part of an estimate: what its draws are drawn among ([`space`]), and one
+//! draw of its work, done as a run does it and timed, with the parts a run would spend most of
+//! its time on sampled rather than done.
 //!
 //! A run takes the join engine's row sets in order, and consecutive row sets read neighbouring
 //! parts of the quadrant table; row sets drawn one by one miss the cache and look dearer than
@@ -8,7 +9,7 @@
 //! every row set with a unit is still in as many runs as any other, so the mean stays unbiased.
 //! The [`WARM`] row sets before the run are done first, untimed, so that the run starts with the
 //! caches a count has there. Without a table (n ≥ 25, or a budget too small for it) a draw is
-//! one row set, drawn in proportion to its weight ([`super::space`]).
+//! one row set, drawn in proportion to its weight ([`space`]).
 //!
 //! Above n = 24 one row set takes minutes: its halves number in the millions and the pairs in
 //! the 10^15. The halves are made and timed as in a run, and each of its counts orders its lists
@@ -34,7 +35,9 @@ use crate::engines::join::{Join, Quadrant};
 use crate::system::time::thread_cpu_seconds;
 use crate::util::rng::SplitMix64;
 
-use super::space::Space;
+pub(crate) mod space;
+
+pub(crate) use space::Space;
 
 /// Consecutive row sets timed in one draw of the join engine with a quadrant table.
 pub(crate) const RUN: u32 = 32;
@@ -56,6 +59,20 @@ pub(crate) struct Drawn {
     pub(crate) seconds: f64,
     pub(crate) pairs: f64,
     pub(crate) anded: f64,
+}
+
+/// What an estimate of `join`'s count draws among: the row sets that hold a unit of their own,
+/// measured from `seed` on the current rayon pool, uniformly with a quadrant table (a draw is a
+/// run of them) and in proportion to a guess at their cost without. Nothing, where no row set
+/// holds a unit.
+pub(crate) fn space_of(join: &Join, seed: u64) -> Space {
+    let tilted = join.quadrants() == Quadrant::OnDemand;
+    let space = Space::row_sets(join.n(), tilted, space::SHARE_PROBES, seed);
+    if space.mass.0 > 0.0 {
+        space
+    } else {
+        Space::uniform(0)
+    }
 }
 
 /// One draw of the join engine's work from `space` (the module's notes).
@@ -222,12 +239,7 @@ mod tests {
                         0
                     });
                 });
-                let space = Space::row_sets(
-                    n,
-                    how == Quadrant::OnDemand,
-                    super::super::space::SHARE_PROBES,
-                    1,
-                );
+                let space = Space::row_sets(n, how == Quadrant::OnDemand, space::SHARE_PROBES, 1);
                 let mut rng = SplitMix64(17);
                 let draws = if how == Quadrant::Table { 1000 } else { 20_000 };
                 let (mut sum, mut squares) = (0.0, 0.0);
@@ -270,7 +282,7 @@ mod paired {
             .map(|&d| Join::within(n, None, 2, d).unwrap())
             .collect();
         let on_demand = joins[0].quadrants() == Quadrant::OnDemand;
-        let space = Space::row_sets(n, on_demand, super::super::space::SHARE_PROBES, seed);
+        let space = Space::row_sets(n, on_demand, space::SHARE_PROBES, seed);
         let rows: Vec<[Drawn; 2]> = (0..draws)
             .into_par_iter()
             .map(|i| {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{half, units, Join, Quadrant, Way};
+use crate::engines::join::{half, units, Join, Quadrant, Way};
 use crate::{Engine, Options, Plan};
 
 /// n = 17 and 18 take a few seconds each on demand: `cargo test -- --ignored`.

@@ -2,9 +2,9 @@
 //! any decomposition's time follows from (docs/performance.md). A measurement, not a check:
 //! `NQUEENS_RATES="24 26 28" cargo test --release --lib rates -- --ignored --nocapture`.
 
-use super::half::{self, Halves, Side, Window};
-use super::quadrant::Quadrants;
-use super::{pairs, units};
+use crate::engines::join::half::{self, Halves, Side, Window};
+use crate::engines::join::quadrant::Quadrants;
+use crate::engines::join::{pairs, units};
 use crate::system::time::thread_cpu_seconds;
 use crate::util::rng::SplitMix64;
 
