@@ -1,12 +1,19 @@
-//! The design document names only what exists: every source path and every Rust item it quotes
-//! in backquotes is checked against the tree.
+//! The design documents name only what exists: every source path and every Rust item they
+//! quote in backquotes, and every `a::b` path in their drawings, is checked against the tree,
+//! a path segment by segment (each segment defined where the one before it is).
 
-use std::collections::HashSet;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use crate::util::{self, root};
 
-/// Names from outside this crate that the document quotes.
+/// The documents held to the tree.
+const DESIGN: [&str; 2] = ["docs/design.md", "docs/join.md"];
+
+/// The most lines each may hold: a newcomer reads it whole.
+const MOST_LINES: usize = 700;
+
+/// Names from outside this crate that the documents quote.
 const FOREIGN: &[&str] = &[
     "nqueens",
     "crate",
@@ -25,20 +32,27 @@ fn is_ident(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Every name the sources define: items, enum variants, fields, aliases, macros, the modules
-/// their files and folders make, and the environment settings they read (as quoted names).
-fn defined() -> HashSet<String> {
+/// Every name the sources define, with the files that define it: items, enum variants,
+/// fields, aliases, macros, the modules their files and folders make, and the environment
+/// settings they read (as quoted names).
+fn defined() -> HashMap<String, HashSet<PathBuf>> {
     let mut files = Vec::new();
     util::rust_files(&root().join("src"), &mut files);
-    let mut names = HashSet::new();
+    let mut names: HashMap<String, HashSet<PathBuf>> = HashMap::new();
+    let mut add = |name: &str, file: &Path| {
+        names
+            .entry(name.to_string())
+            .or_default()
+            .insert(file.to_path_buf());
+    };
     for file in &files {
         for part in [file.file_stem(), file.parent().and_then(Path::file_name)] {
-            names.insert(part.unwrap().to_string_lossy().into_owned());
+            add(&part.unwrap().to_string_lossy(), file);
         }
         let text = std::fs::read_to_string(file).unwrap();
         for quoted in text.split('"').skip(1).step_by(2) {
             if is_ident(quoted) {
-                names.insert(quoted.to_string());
+                add(quoted, file);
             }
         }
         for line in text.lines() {
@@ -58,14 +72,18 @@ fn defined() -> HashSet<String> {
                     "mod",
                     "as",
                     "macro_rules!",
+                    // A type's methods may sit in another file's impl: that file is its too.
+                    "impl",
+                    "for",
                 ];
                 if keyword.contains(&pair[0]) && is_ident(pair[1]) {
-                    names.insert(pair[1].to_string());
+                    add(pair[1], file);
                 }
             }
             // Enum variants and fields: a name first on its line, then `(`, `{`, `,`, `:` or
             // `=`.
             let trimmed = line.trim_start().trim_start_matches("pub(crate) ");
+            let trimmed = trimmed.trim_start_matches("pub(super) ");
             let trimmed = trimmed.trim_start_matches("pub ");
             let end = trimmed
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -76,14 +94,15 @@ fn defined() -> HashSet<String> {
                     .iter()
                     .any(|s| rest.starts_with(s))
             {
-                names.insert(name.to_string());
+                add(name, file);
             }
         }
     }
     names
 }
 
-/// The inline code spans of `text`, outside fenced blocks.
+/// The inline code spans of `text` outside fenced blocks, and the `a::b` paths inside them
+/// (the drawings).
 fn code_spans(text: &str) -> Vec<String> {
     let mut spans = Vec::new();
     let mut fenced = false;
@@ -93,6 +112,13 @@ fn code_spans(text: &str) -> Vec<String> {
             continue;
         }
         if fenced {
+            let words = line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'));
+            spans.extend(
+                words
+                    .map(|w| w.trim_matches(':'))
+                    .filter(|w| w.contains("::"))
+                    .map(str::to_string),
+            );
             continue;
         }
         let parts: Vec<&str> = line.split('`').collect();
@@ -101,65 +127,114 @@ fn code_spans(text: &str) -> Vec<String> {
     spans
 }
 
+/// The files of what `name` names: where it is defined, and, for a module, its files (its own
+/// and those of its folder).
+fn scope(name: &str, names: &HashMap<String, HashSet<PathBuf>>) -> HashSet<PathBuf> {
+    let mut files = names.get(name).cloned().unwrap_or_default();
+    let mut all = Vec::new();
+    util::rust_files(&root().join("src"), &mut all);
+    for file in all {
+        let folder = file.parent().and_then(Path::file_name);
+        if folder.is_some_and(|f| f == name) {
+            files.insert(file);
+        }
+    }
+    files
+}
+
+/// What `span` names that does not exist, if anything.
+fn missing_in(span: &str, names: &HashMap<String, HashSet<PathBuf>>) -> Option<String> {
+    let span = span.split('(').next().unwrap().trim();
+    let is_path = ["src/", "tests/", "benches/", "examples/", "docs/"]
+        .iter()
+        .any(|p| span.starts_with(p));
+    if is_path {
+        return (!root().join(span).exists()).then(|| span.to_string());
+    }
+    let mut segments: Vec<&str> = span.split("::").collect();
+    if !segments.iter().all(|s| is_ident(s)) {
+        return None;
+    }
+    // A path into another crate names nothing of ours; `crate::` and `nqueens::` are ours.
+    if ["std", "clippy", "rayon", "libc"].contains(&segments[0]) {
+        return None;
+    }
+    if segments.len() > 1 && ["crate", "nqueens"].contains(&segments[0]) {
+        segments.remove(0);
+    }
+    // Single words: only the shapes of Rust items (CamelCase, CONSTANTS, snake_case with an
+    // underscore), not flags, commands or values.
+    if segments.len() == 1 {
+        let word = segments[0];
+        let camel = word.starts_with(|c: char| c.is_ascii_uppercase())
+            && word.chars().any(|c| c.is_ascii_lowercase());
+        let constant = word.len() > 3 && word.chars().all(|c| !c.is_ascii_lowercase());
+        let snake = word.contains('_') && word.chars().all(|c| !c.is_ascii_uppercase());
+        if !(camel || constant || snake) || FOREIGN.contains(&word) || names.contains_key(word) {
+            return None;
+        }
+        return Some(format!("{word} (in `{span}`)"));
+    }
+    if !names.contains_key(segments[0]) && !FOREIGN.contains(&segments[0]) {
+        return Some(format!("{} (in `{span}`)", segments[0]));
+    }
+    // Each segment is defined in a file of the one before it.
+    for pair in segments.windows(2) {
+        let within = scope(pair[0], names);
+        let here = names.get(pair[1]).cloned().unwrap_or_default();
+        if within.is_disjoint(&here) {
+            return Some(format!("{} in {} (in `{span}`)", pair[1], pair[0]));
+        }
+    }
+    None
+}
+
 #[test]
 fn every_path_and_item_named_in_the_design_exists() {
-    let text = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
     let names = defined();
     let mut missing = Vec::new();
-    for span in code_spans(&text) {
-        let span = span.split('(').next().unwrap().trim();
-        let is_path = ["src/", "tests/", "benches/", "examples/", "docs/"]
-            .iter()
-            .any(|p| span.starts_with(p));
-        if is_path {
-            if !root().join(span).exists() {
-                missing.push(span.to_string());
-            }
-            continue;
-        }
-        let segments: Vec<&str> = span.split("::").collect();
-        if !segments.iter().all(|s| is_ident(s)) {
-            continue;
-        }
-        // Single words: only the shapes of Rust items (CamelCase, CONSTANTS, snake_case with an
-        // underscore), not flags, commands or values.
-        if segments.len() == 1 {
-            let word = segments[0];
-            let camel = word.starts_with(|c: char| c.is_ascii_uppercase())
-                && word.chars().any(|c| c.is_ascii_lowercase());
-            let constant = word.len() > 3 && word.chars().all(|c| !c.is_ascii_lowercase());
-            let snake = word.contains('_') && word.chars().all(|c| !c.is_ascii_uppercase());
-            if !(camel || constant || snake) {
-                continue;
-            }
-        }
-        // A path into another crate names nothing of ours.
-        if ["std", "clippy"].contains(&segments[0]) {
-            continue;
-        }
-        for segment in segments {
-            if !FOREIGN.contains(&segment) && !names.contains(segment) {
-                missing.push(format!("{segment} (in `{span}`)"));
+    for doc in DESIGN {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        for span in code_spans(&text) {
+            if let Some(what) = missing_in(&span, &names) {
+                missing.push(format!("{doc}: {what}"));
             }
         }
     }
     assert!(
         missing.is_empty(),
-        "docs/design.md names what does not exist: {missing:?}"
+        "the design documents name what does not exist: {missing:?}"
     );
 }
 
+/// A stale path is caught whole: each segment exists somewhere, but not within the one before.
 #[test]
-fn the_design_document_is_for_a_newcomer() {
-    let text = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
-    assert!(text.lines().count() <= 700, "at most 700 lines");
-    // What, why and the invariants: measurements, machines and commits belong to
-    // docs/performance.md and the commit messages, which age with them.
-    let dated: Vec<&str> = text.lines().filter(|line| util::dated(line)).collect();
-    assert!(
-        dated.is_empty(),
-        "commits, machines or dates in design.md: {dated:?}"
-    );
+fn a_path_whose_segments_exist_apart_is_caught() {
+    let names = defined();
+    assert!(missing_in("plan::choose", &names).is_none());
+    assert!(missing_in("Plan::draw", &names).is_none());
+    assert!(missing_in("engines::choose", &names).is_some());
+    assert!(missing_in("estimate::draw_space", &names).is_some());
+    let drawing = "```text\n   n ──► engines::choose ──► Plan\n```\n";
+    assert_eq!(code_spans(drawing), ["engines::choose"]);
+}
+
+#[test]
+fn the_design_documents_are_for_a_newcomer() {
+    for doc in DESIGN {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        assert!(
+            text.lines().count() <= MOST_LINES,
+            "{doc}: at most {MOST_LINES} lines"
+        );
+        // What, why and the invariants: measurements, machines and commits belong to
+        // docs/performance.md and the commit messages, which age with them.
+        let dated: Vec<&str> = text.lines().filter(|line| util::dated(line)).collect();
+        assert!(
+            dated.is_empty(),
+            "commits, machines or dates in {doc}: {dated:?}"
+        );
+    }
 }
 
 /// campaign.md's section 7, run as written in a fresh folder with this build on the PATH: each
