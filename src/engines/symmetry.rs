@@ -140,10 +140,10 @@ pub(crate) fn plan(b: &mut Builder) -> Result<(), Error> {
 /// than no choice: docs/design.md, "Tried and dropped").
 ///
 /// Only the 4 rotations are walked, 512 paths each from n = 14: the other 4 images are their
-/// left-right mirrors, which keep the order of the rows and so the size of the search. (At
-/// n = 17 the images chosen with 4 × 512 paths place 1,031.9 M queens, with 8 × 256 paths
-/// 1,032.8 M, with 4 × 256 paths 1,047.9 M.) The paths cost about n steps each, so smaller
-/// boards, whose whole count takes about as long as the walks, take fewer.
+/// left-right mirrors, which keep the order of the rows and so the size of the search, so
+/// 4 × 512 paths choose better than 8 × 256 for the same walks (the queens the chosen images
+/// place: docs/performance.md). The paths cost about n steps each, so smaller boards, whose
+/// whole count takes about as long as the walks, take fewer.
 fn orient(n: u8, d: u8, images: &[Vec<Queen>; 8]) -> (Vec<Queen>, Rule) {
     let rule = |image: &[Queen]| {
         let taken = image.iter().fold(0, |t, &q| t | 1 << line(n, q));
