@@ -5,6 +5,7 @@ mod campaigns;
 mod cli;
 mod counts;
 mod docs;
+mod estimate;
 mod help;
 mod join;
 mod layout;

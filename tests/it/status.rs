@@ -273,22 +273,29 @@ fn status_waits_for_a_checkpoint_just_made() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("shard-1.ckpt");
     std::fs::write(&ckpt, "").unwrap();
-    let (ckpt_path, json_path) = (ckpt.clone(), dir.path().join("shard-1.json"));
-    let writer = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        nqueens()
-            .args(["count", "12", "--shard", "1/2", "-q", "--checkpoint"])
-            .arg(&ckpt_path)
-            .arg("-o")
-            .arg(&json_path)
-            .assert()
-            .success();
+    let status = std::process::Command::new(binary())
+        .args(["status", "--json"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The status is waiting for the empty checkpoint (its one timed sleep) when its run starts.
+    crate::util::poll_until("status to wait for the header", 30, || {
+        crate::util::in_timed_sleep(status.id())
     });
-    let s = json(dir.path(), &[]);
+    nqueens()
+        .args(["count", "12", "--shard", "1/2", "-q", "--checkpoint"])
+        .arg(&ckpt)
+        .arg("-o")
+        .arg(dir.path().join("shard-1.json"))
+        .assert()
+        .success();
+    let out = status.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (s["n"].clone(), s["shards"].clone()),
         (12.into(), 2.into()),
         "{s}"
     );
-    writer.join().unwrap();
 }

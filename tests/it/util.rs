@@ -164,6 +164,30 @@ pub fn poll_until(what: &str, seconds: u64, done: impl FnMut() -> bool) {
     assert!(poll(seconds, done), "waited {seconds} s for {what}");
 }
 
+/// The CPU time process `pid` has had so far, in clock ticks (`/proc/PID/stat`'s utime and
+/// stime); 0 where it cannot be read.
+pub fn cpu_ticks(pid: u32) -> u64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0;
+    };
+    // The fields after the command's name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat[stat.rfind(')').map_or(0, |at| at + 2)..]
+        .split(' ')
+        .collect();
+    let tick = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    tick(11) + tick(12)
+}
+
+/// Whether process `pid` is asleep in a timed wait (nanosleep), as its kernel stack says.
+pub fn in_timed_sleep(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/wchan")).is_ok_and(|w| w.contains("nanosleep"))
+}
+
 /// Waits for `child` at most `seconds`: a test that would hang fails instead, its child killed.
 pub fn wait_within(child: &mut std::process::Child, seconds: u64) -> std::process::ExitStatus {
     let mut status = None;
