@@ -5,12 +5,140 @@ use std::fmt;
 
 use super::shard::{Shard, ShardError};
 
+/// How one launcher says which shard a process is: the variable whose presence says it started
+/// the process, and how the shard follows from it ([`Shape`]). [`LAUNCHERS`] lists them in the
+/// order they are looked for.
+struct Entry {
+    launcher: Launcher,
+    /// The variable that holds the task's index (or rank).
+    index: &'static str,
+    /// A value of `index` that means the job is no array: the launcher set it anyway.
+    no_array: Option<&'static str>,
+    shape: Shape,
+}
+
+/// How a launcher's index gives the shard.
+enum Shape {
+    /// A Slurm job array: `_MIN`, `_STEP` and `_MAX` or `_COUNT` beside the index.
+    SlurmArray,
+    /// An array `first-last:step`: each bound a variable, or 1 where the launcher starts there,
+    /// and the last one `NQUEENS_SHARDS` where the launcher does not say.
+    Stepped {
+        first: Bound,
+        last: Bound,
+        step: Option<&'static str>,
+    },
+    /// A rank from 0 of `size`.
+    FromZero {
+        size: Bound,
+        /// Only within a job step (`srun`'s tasks): a batch script of K tasks runs once, as
+        /// task 0, and counting shard 1 of K there would leave the others uncounted.
+        in_a_step: bool,
+    },
+}
+
+/// Where a bound of the array comes from.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// Always 1.
+    One,
+    /// A variable of the launcher's.
+    Var(&'static str),
+    /// `NQUEENS_SHARDS`, where the launcher does not say.
+    Given,
+}
+
+/// The launchers, in the order they are looked for: job arrays first (a task of an array is one
+/// shard, whatever runs inside it), then MPI before `srun`, because `mpirun` inside a Slurm job
+/// inherits the job's `SLURM_*` variables.
+const LAUNCHERS: [Entry; 9] = [
+    Entry {
+        launcher: Launcher::SlurmArray,
+        index: "SLURM_ARRAY_TASK_ID",
+        no_array: None,
+        shape: Shape::SlurmArray,
+    },
+    Entry {
+        launcher: Launcher::GridEngine,
+        index: "SGE_TASK_ID",
+        no_array: Some("undefined"),
+        shape: Shape::Stepped {
+            first: Bound::Var("SGE_TASK_FIRST"),
+            last: Bound::Var("SGE_TASK_LAST"),
+            step: Some("SGE_TASK_STEPSIZE"),
+        },
+    },
+    Entry {
+        launcher: Launcher::Lsf,
+        index: "LSB_JOBINDEX",
+        no_array: Some("0"),
+        shape: Shape::Stepped {
+            first: Bound::One,
+            last: Bound::Var("LSB_JOBINDEX_END"),
+            step: Some("LSB_JOBINDEX_STEP"),
+        },
+    },
+    Entry {
+        launcher: Launcher::Pbs,
+        index: "PBS_ARRAY_INDEX",
+        no_array: None,
+        shape: Shape::Stepped {
+            first: Bound::One,
+            last: Bound::Given,
+            step: None,
+        },
+    },
+    Entry {
+        launcher: Launcher::AwsBatch,
+        index: "AWS_BATCH_JOB_ARRAY_INDEX",
+        no_array: None,
+        shape: Shape::FromZero {
+            size: Bound::Var("AWS_BATCH_JOB_ARRAY_SIZE"),
+            in_a_step: false,
+        },
+    },
+    Entry {
+        launcher: Launcher::Kubernetes,
+        index: "JOB_COMPLETION_INDEX",
+        no_array: None,
+        shape: Shape::FromZero {
+            size: Bound::Given,
+            in_a_step: false,
+        },
+    },
+    Entry {
+        launcher: Launcher::OpenMpi,
+        index: "OMPI_COMM_WORLD_RANK",
+        no_array: None,
+        shape: Shape::FromZero {
+            size: Bound::Var("OMPI_COMM_WORLD_SIZE"),
+            in_a_step: false,
+        },
+    },
+    Entry {
+        launcher: Launcher::Pmi,
+        index: "PMI_RANK",
+        no_array: None,
+        shape: Shape::FromZero {
+            size: Bound::Var("PMI_SIZE"),
+            in_a_step: false,
+        },
+    },
+    Entry {
+        launcher: Launcher::Srun,
+        index: "SLURM_PROCID",
+        no_array: None,
+        shape: Shape::FromZero {
+            size: Bound::Var("SLURM_NTASKS"),
+            in_a_step: true,
+        },
+    },
+];
+
 impl Shard {
     /// The shard the launcher that started this process says it is, read through `var`
-    /// (`|name| std::env::var(name).ok()` for the real environment).
-    ///
-    /// Looked for in this order, job arrays first (a task of an array is one shard, whatever
-    /// runs inside it):
+    /// (`|name| std::env::var(name).ok()` for the real environment), from the first launcher of
+    /// [`LAUNCHERS`] whose variables are set:
     /// - a Slurm job array: `SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_MIN`/`_MAX`/`_STEP` or
     ///   `_COUNT` (the array may start at 0 or 1 and have a step);
     /// - a Grid Engine array (`qsub -t`): `SGE_TASK_ID` with `SGE_TASK_FIRST`/`_LAST`/`_STEPSIZE`
@@ -24,8 +152,9 @@ impl Shard {
     /// - a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX`, from 0, and K from `NQUEENS_SHARDS`
     ///   (the job's `completions`, which the pod is not told: its manifest sets it);
     /// - Open MPI (`OMPI_COMM_WORLD_RANK`/`_SIZE`), MPICH and other PMI launchers
-    ///   (`PMI_RANK`/`PMI_SIZE`), then `srun` (`SLURM_PROCID`/`SLURM_NTASKS`). MPI comes before
-    ///   `srun` because `mpirun` inside a Slurm job inherits the job's `SLURM_*` variables.
+    ///   (`PMI_RANK`/`PMI_SIZE`), then `srun` (`SLURM_PROCID`/`SLURM_NTASKS`).
+    ///
+    /// Adding a launcher is an entry of [`LAUNCHERS`] and a test.
     pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<(Shard, Launcher), ShardError> {
         let number = |name: &'static str| -> Result<Option<i64>, ShardError> {
             var(name)
@@ -41,95 +170,87 @@ impl Shard {
                 })
                 .transpose()
         };
-        let pair =
-            |rank: &'static str, size: &'static str| -> Result<Option<(i64, i64)>, ShardError> {
-                match (number(rank)?, number(size)?) {
-                    (None, None) => Ok(None),
-                    (Some(r), Some(s)) => Ok(Some((r, s))),
-                    (Some(_), None) => Err(ShardError::Missing {
-                        set: rank,
-                        missing: size,
-                    }),
-                    (None, Some(_)) => Err(ShardError::Missing {
-                        set: size,
-                        missing: rank,
-                    }),
+        for entry in &LAUNCHERS {
+            if let Some(found) = entry.read(&var, &number)? {
+                return Ok((found, entry.launcher));
+            }
+        }
+        Err(ShardError::NoLauncher)
+    }
+}
+
+impl Entry {
+    /// The shard this launcher says the process is; `None` where it did not start it.
+    fn read(
+        &self,
+        var: &impl Fn(&str) -> Option<String>,
+        number: &impl Fn(&'static str) -> Result<Option<i64>, ShardError>,
+    ) -> Result<Option<Shard>, ShardError> {
+        let launcher = self.launcher;
+        if self
+            .no_array
+            .is_some_and(|no| var(self.index).is_some_and(|v| v.trim() == no))
+        {
+            return Ok(None);
+        }
+        // A bound of the array: its variable, which must be set beside the index.
+        let bound = |bound: Bound, index: i64| -> Result<i64, ShardError> {
+            match bound {
+                Bound::One => Ok(1),
+                Bound::Var(name) => number(name)?.ok_or(ShardError::Missing {
+                    set: self.index,
+                    missing: name,
+                }),
+                Bound::Given => number("NQUEENS_SHARDS")?.ok_or(ShardError::NoCount {
+                    launcher: launcher.name(),
+                    variable: self.index,
+                    index,
+                }),
+            }
+        };
+        let index = number(self.index)?;
+        let shard = match (&self.shape, index) {
+            (Shape::SlurmArray, Some(id)) => slurm_array(id, number)?,
+            (Shape::Stepped { first, last, step }, Some(index)) => {
+                let (first, last) = (bound(*first, index)?, bound(*last, index)?);
+                let step = match step {
+                    Some(name) => number(name)?.unwrap_or(1),
+                    None => 1,
+                };
+                stepped(launcher, index, first, last, step)?
+            }
+            (Shape::FromZero { size, in_a_step }, Some(rank)) => {
+                let size = bound(*size, rank)?;
+                if *in_a_step
+                    && size > 1
+                    && var("SLURM_STEP_ID").is_none()
+                    && var("SLURM_STEPID").is_none()
+                {
+                    return Err(ShardError::BatchScript { tasks: size });
                 }
-            };
-        let zero_based = |launcher: Launcher, (rank, size): (i64, i64)| {
-            let shard =
                 Shard::checked(rank.saturating_add(1), size).map_err(|_| ShardError::Rank {
                     launcher: launcher.name(),
                     rank,
                     size,
-                })?;
-            Ok((shard, launcher))
-        };
-        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
-            return slurm_array(id, number).map(|s| (s, Launcher::SlurmArray));
-        }
-        // K where the launcher gives only the index.
-        let given = |launcher: Launcher, variable: &'static str, index: i64| {
-            number("NQUEENS_SHARDS")?.ok_or(ShardError::NoCount {
-                launcher: launcher.name(),
-                variable,
-                index,
-            })
-        };
-        // Grid Engine sets SGE_TASK_ID=undefined in a job that is no array.
-        if var("SGE_TASK_ID").is_some_and(|v| v.trim() != "undefined") {
-            let launcher = Launcher::GridEngine;
-            let first = number("SGE_TASK_FIRST")?.ok_or(ShardError::Missing {
-                set: "SGE_TASK_ID",
-                missing: "SGE_TASK_FIRST",
-            })?;
-            let last = number("SGE_TASK_LAST")?.ok_or(ShardError::Missing {
-                set: "SGE_TASK_ID",
-                missing: "SGE_TASK_LAST",
-            })?;
-            let step = number("SGE_TASK_STEPSIZE")?.unwrap_or(1);
-            let index = number("SGE_TASK_ID")?.unwrap_or_default();
-            return stepped(launcher, index, first, last, step).map(|s| (s, launcher));
-        }
-        // LSF sets LSB_JOBINDEX=0 in a job that is no array.
-        if let Some(index) = number("LSB_JOBINDEX")?.filter(|&i| i != 0) {
-            let launcher = Launcher::Lsf;
-            let last = number("LSB_JOBINDEX_END")?.ok_or(ShardError::Missing {
-                set: "LSB_JOBINDEX",
-                missing: "LSB_JOBINDEX_END",
-            })?;
-            let step = number("LSB_JOBINDEX_STEP")?.unwrap_or(1);
-            return stepped(launcher, index, 1, last, step).map(|s| (s, launcher));
-        }
-        if let Some(index) = number("PBS_ARRAY_INDEX")? {
-            let launcher = Launcher::Pbs;
-            let count = given(launcher, "PBS_ARRAY_INDEX", index)?;
-            return stepped(launcher, index, 1, count, 1).map(|s| (s, launcher));
-        }
-        if let Some(p) = pair("AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE")? {
-            return zero_based(Launcher::AwsBatch, p);
-        }
-        if let Some(index) = number("JOB_COMPLETION_INDEX")? {
-            let launcher = Launcher::Kubernetes;
-            let count = given(launcher, "JOB_COMPLETION_INDEX", index)?;
-            return zero_based(launcher, (index, count));
-        }
-        if let Some(p) = pair("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE")? {
-            return zero_based(Launcher::OpenMpi, p);
-        }
-        if let Some(p) = pair("PMI_RANK", "PMI_SIZE")? {
-            return zero_based(Launcher::Pmi, p);
-        }
-        if let Some(p) = pair("SLURM_PROCID", "SLURM_NTASKS")? {
-            // The batch script of `sbatch -n K` runs once, as task 0 of K: counting shard 1 and
-            // calling it done would leave K - 1 shards uncounted. Only srun's tasks (in a job
-            // step) are the K shards.
-            if p.1 > 1 && var("SLURM_STEP_ID").is_none() && var("SLURM_STEPID").is_none() {
-                return Err(ShardError::BatchScript { tasks: p.1 });
+                })?
             }
-            return zero_based(Launcher::Srun, p);
-        }
-        Err(ShardError::NoLauncher)
+            // A size without its rank is a launcher half set: said, not passed over.
+            (
+                Shape::FromZero {
+                    size: Bound::Var(size),
+                    ..
+                },
+                None,
+            ) if var(size).is_some() => {
+                number(size)?;
+                return Err(ShardError::Missing {
+                    set: size,
+                    missing: self.index,
+                });
+            }
+            (_, None) => return Ok(None),
+        };
+        Ok(Some(shard))
     }
 }
 
@@ -268,6 +389,69 @@ mod tests {
     fn env<'a>(vars: &'a [(&str, &str)]) -> impl Fn(&str) -> Option<String> + 'a {
         let map: HashMap<&str, &str> = vars.iter().copied().collect();
         move |name| map.get(name).map(|v| v.to_string())
+    }
+
+    /// The table's order is the precedence: with every launcher's variables set, the first
+    /// entry's launcher is found, and without it the next one's, and so on down the table.
+    #[test]
+    fn the_launchers_are_looked_for_in_the_table_s_order() {
+        let sets: [(Launcher, &[(&str, &str)]); 9] = [
+            (
+                Launcher::SlurmArray,
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "2"),
+                    ("SLURM_ARRAY_TASK_MIN", "1"),
+                    ("SLURM_ARRAY_TASK_MAX", "4"),
+                ],
+            ),
+            (
+                Launcher::GridEngine,
+                &[
+                    ("SGE_TASK_ID", "2"),
+                    ("SGE_TASK_FIRST", "1"),
+                    ("SGE_TASK_LAST", "4"),
+                ],
+            ),
+            (
+                Launcher::Lsf,
+                &[("LSB_JOBINDEX", "2"), ("LSB_JOBINDEX_END", "4")],
+            ),
+            (
+                Launcher::Pbs,
+                &[("PBS_ARRAY_INDEX", "2"), ("NQUEENS_SHARDS", "4")],
+            ),
+            (
+                Launcher::AwsBatch,
+                &[
+                    ("AWS_BATCH_JOB_ARRAY_INDEX", "1"),
+                    ("AWS_BATCH_JOB_ARRAY_SIZE", "4"),
+                ],
+            ),
+            (Launcher::Kubernetes, &[("JOB_COMPLETION_INDEX", "1")]),
+            (
+                Launcher::OpenMpi,
+                &[("OMPI_COMM_WORLD_RANK", "1"), ("OMPI_COMM_WORLD_SIZE", "4")],
+            ),
+            (Launcher::Pmi, &[("PMI_RANK", "1"), ("PMI_SIZE", "4")]),
+            (
+                Launcher::Srun,
+                &[
+                    ("SLURM_PROCID", "1"),
+                    ("SLURM_NTASKS", "4"),
+                    ("SLURM_STEP_ID", "0"),
+                ],
+            ),
+        ];
+        for (i, (launcher, _)) in sets.iter().enumerate() {
+            assert_eq!(LAUNCHERS[i].launcher, *launcher);
+            let mut vars: Vec<(&str, &str)> = sets[i..].iter().flat_map(|s| s.1.to_vec()).collect();
+            vars.push(("NQUEENS_SHARDS", "4"));
+            assert_eq!(
+                Shard::from_env(env(&vars)),
+                Ok((shard(2, 4), *launcher)),
+                "{vars:?}"
+            );
+        }
     }
 
     #[test]
