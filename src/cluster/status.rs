@@ -326,7 +326,8 @@ struct Files<'a> {
     problems: Vec<String>,
 }
 
-/// The status of `run` from `files`.
+/// The status of `run` from `files`: its plan rebuilt and priced, then its results and its
+/// checkpoints reckoned up.
 fn status_of(
     run: &RunKey,
     files: Files,
@@ -335,13 +336,6 @@ fn status_of(
     now: SystemTime,
 ) -> Result<Status, StatusError> {
     let (n, engine, depth, shards, named) = run.clone();
-    let Files {
-        read,
-        heads,
-        others,
-        mut problems,
-    } = files;
-    let theirs = |key: &RunKey| others.contains(&key);
     let options = Options::default()
         .with_threads(threads)
         .with_engine(Some(engine))
@@ -350,104 +344,183 @@ fn status_of(
     let plan = crate::plan::choose::outline_of(n, &options, &named)?;
     let prices = prices(&plan, threads)?;
     let partition = Partition::dealt(&prices, shards);
-    let fingerprint = format!("{:08x}", plan.fingerprint());
-    // Each shard's price in one pass over the plan: asking the partition for one shard's ids
-    // scans every piece, K times over for K shards.
-    let per_shard = partition.totals(&prices);
-    let shard_price = |shard: Shard| per_shard[shard.index() as usize - 1];
+    let campaign = Campaign {
+        key: (
+            n,
+            engine,
+            depth,
+            shards,
+            format!("{:08x}", plan.fingerprint()),
+        ),
+        others: files.others,
+        // Each shard's price in one pass over the plan: asking the partition for one shard's
+        // ids scans every piece, K times over for K shards.
+        per_shard: partition.totals(&prices),
+        plan: &plan,
+        prices: &prices,
+    };
+    let mut tally = Tally {
+        oldest: Some(now),
+        problems: files.problems,
+        ..Tally::default()
+    };
+    tally.results(&campaign, files.read);
+    tally.checkpoints(&campaign, files.heads, stall, now);
     let whole: u128 = prices.iter().sum::<u128>().max(1);
-    let mut done_work = 0u128;
-    let mut cpu = 0.0;
-    // The work whose CPU time is known: a running shard's checkpoint records its time only
-    // when the run stops, so its work so far has none yet.
-    let mut timed_work = 0u128;
-    let mut done = BTreeSet::new();
-    let mut oldest = now;
-    for (r, found) in read {
-        let key = (r.n, r.engine, r.split_depth, r.shards, r.plan.clone());
-        if (r.n, r.engine, r.shards, &r.plan) != (n, engine, shards, &fingerprint) {
-            if !theirs(&key) {
-                problems.push(format!("{}: of another run", found.path.display()));
-            }
-            continue;
-        }
-        let Ok(shard) = r.shard() else { continue };
-        if done.insert(shard.index()) {
-            done_work += shard_price(shard);
-            timed_work += shard_price(shard);
-            cpu += r
-                .cpu_seconds
-                .unwrap_or(r.elapsed_seconds * r.threads as f64);
-        }
-        // A result is written when its shard ends: the shard began its wall time before.
-        let began = Duration::try_from_secs_f64(r.elapsed_seconds)
-            .ok()
-            .and_then(|wall| found.modified.checked_sub(wall))
-            .unwrap_or(found.modified);
-        oldest = oldest.min(began);
-    }
-    let mut under_way = BTreeMap::new();
-    let (mut stalled, mut stopped) = (Vec::new(), Vec::new());
-    for (head, found) in heads {
-        let Some((hn, he, hd, shard, hplan)) = head.clone() else {
-            problems.push(format!(
-                "{}: not a shard's checkpoint",
-                found.path.display()
-            ));
-            continue;
-        };
-        if (hn, he, hd, shard.count(), &hplan) != (n, engine, depth, shards, &fingerprint) {
-            if !theirs(&(hn, he, hd, shard.count(), hplan)) {
-                problems.push(format!("{}: of another run", found.path.display()));
-            }
-            continue;
-        }
-        oldest = oldest.min(found.born);
-        if done.contains(&shard.index()) {
-            continue;
-        }
-        let identity = Identity::new(&plan, false, &shard.selection_name());
-        match read_unlocked(&found.path, &identity) {
-            Ok(saved) => {
-                let work: u128 = saved.finished.keys().map(|&id| prices[id]).sum();
-                done_work += work;
-                let (_, spent) = saved.earlier();
-                if !spent.is_zero() {
-                    // Stopped at least once: its time covers the work of its earlier runs,
-                    // near enough all it holds (a run now under way adds records untimed).
-                    cpu += spent.as_secs_f64();
-                    timed_work += work;
-                }
-                let own = shard_price(shard).max(1);
-                under_way.insert(shard.index(), work as f64 / own as f64);
-                if in_use(&found.path) == Some(false) {
-                    stopped.push(shard.index());
-                } else if now.duration_since(found.modified).unwrap_or_default() >= stall {
-                    stalled.push(shard.index());
-                }
-            }
-            Err(e) => problems.push(e.to_string()),
-        }
-    }
     let not_started = (1..=shards)
-        .filter(|i| !done.contains(i) && !under_way.contains_key(i))
+        .filter(|i| !tally.done.contains(i) && !tally.under_way.contains_key(i))
         .collect();
     Ok(Status {
         n,
         engine,
         shards,
         decomposition: plan.decomposition(),
-        done: done.into_iter().collect(),
-        under_way: under_way.into_iter().collect(),
-        stopped,
+        done: tally.done.into_iter().collect(),
+        under_way: tally.under_way.into_iter().collect(),
+        stopped: tally.stopped,
         not_started,
-        stalled,
-        share: done_work as f64 / whole as f64,
-        timed_share: timed_work as f64 / whole as f64,
-        cpu_seconds: cpu,
-        elapsed_seconds: now.duration_since(oldest).unwrap_or_default().as_secs_f64(),
-        problems,
+        stalled: tally.stalled,
+        share: tally.done_work as f64 / whole as f64,
+        timed_share: tally.timed_work as f64 / whole as f64,
+        cpu_seconds: tally.cpu,
+        elapsed_seconds: (tally.oldest.map(|o| now.duration_since(o)))
+            .and_then(Result::ok)
+            .unwrap_or_default()
+            .as_secs_f64(),
+        problems: tally.problems,
     })
+}
+
+/// The campaign a status is of: its run, its plan and prices, and the other runs in the
+/// folders that get a status of their own.
+struct Campaign<'a> {
+    key: RunKey,
+    others: &'a [&'a RunKey],
+    per_shard: Vec<u128>,
+    plan: &'a crate::Plan,
+    prices: &'a [u128],
+}
+
+impl Campaign<'_> {
+    /// A shard's price.
+    fn price(&self, shard: Shard) -> u128 {
+        self.per_shard[shard.index() as usize - 1]
+    }
+
+    /// Whether a file of run `key` belongs here; where it belongs to no campaign of the
+    /// folders, why not is added to `problems`.
+    fn owns(&self, key: RunKey, path: &Path, problems: &mut Vec<String>) -> bool {
+        if key == self.key {
+            return true;
+        }
+        if !self.others.contains(&&key) {
+            problems.push(format!("{}: of another run", path.display()));
+        }
+        false
+    }
+}
+
+/// What a campaign's files add up to, as they are read.
+#[derive(Default)]
+struct Tally {
+    done: BTreeSet<u32>,
+    /// Work done, by the plan's prices, and the part of it whose CPU time is known: a running
+    /// shard's checkpoint records its time only when the run stops, so its work so far has
+    /// none yet.
+    done_work: u128,
+    timed_work: u128,
+    cpu: f64,
+    /// When the campaign began: its first checkpoint was made, or its first result's shard
+    /// started.
+    oldest: Option<SystemTime>,
+    under_way: BTreeMap<u32, f64>,
+    stalled: Vec<u32>,
+    stopped: Vec<u32>,
+    problems: Vec<String>,
+}
+
+impl Tally {
+    /// Adds the campaign's results among `read`.
+    fn results(&mut self, campaign: &Campaign, read: &[(PartialResult, &Found)]) {
+        for (r, found) in read {
+            let key = (r.n, r.engine, r.split_depth, r.shards, r.plan.clone());
+            if !campaign.owns(key, &found.path, &mut self.problems) {
+                continue;
+            }
+            let Ok(shard) = r.shard() else { continue };
+            if self.done.insert(shard.index()) {
+                self.done_work += campaign.price(shard);
+                self.timed_work += campaign.price(shard);
+                self.cpu += r
+                    .cpu_seconds
+                    .unwrap_or(r.elapsed_seconds * r.threads as f64);
+            }
+            // A result is written when its shard ends: the shard began its wall time before.
+            let began = Duration::try_from_secs_f64(r.elapsed_seconds)
+                .ok()
+                .and_then(|wall| found.modified.checked_sub(wall))
+                .unwrap_or(found.modified);
+            self.began(began);
+        }
+    }
+
+    /// Adds the campaign's checkpoints among `heads`: the work each holds, and whether its run
+    /// stopped (no process holds it) or stalled (unchanged for `stall`).
+    fn checkpoints(
+        &mut self,
+        campaign: &Campaign,
+        heads: &[(Option<Head>, &Found)],
+        stall: Duration,
+        now: SystemTime,
+    ) {
+        for (head, found) in heads {
+            let Some((n, engine, depth, shard, plan)) = head.clone() else {
+                self.problems.push(format!(
+                    "{}: not a shard's checkpoint",
+                    found.path.display()
+                ));
+                continue;
+            };
+            let key = (n, engine, depth, shard.count(), plan);
+            if !campaign.owns(key, &found.path, &mut self.problems) {
+                continue;
+            }
+            self.began(found.born);
+            if self.done.contains(&shard.index()) {
+                continue;
+            }
+            let identity = Identity::new(campaign.plan, false, &shard.selection_name());
+            let saved = match read_unlocked(&found.path, &identity) {
+                Ok(saved) => saved,
+                Err(e) => {
+                    self.problems.push(e.to_string());
+                    continue;
+                }
+            };
+            let work: u128 = saved.finished.keys().map(|&id| campaign.prices[id]).sum();
+            self.done_work += work;
+            let (_, spent) = saved.earlier();
+            if !spent.is_zero() {
+                // Stopped at least once: its time covers the work of its earlier runs, near
+                // enough all it holds (a run now under way adds records untimed).
+                self.cpu += spent.as_secs_f64();
+                self.timed_work += work;
+            }
+            let own = campaign.price(shard).max(1);
+            self.under_way
+                .insert(shard.index(), work as f64 / own as f64);
+            if in_use(&found.path) == Some(false) {
+                self.stopped.push(shard.index());
+            } else if now.duration_since(found.modified).unwrap_or_default() >= stall {
+                self.stalled.push(shard.index());
+            }
+        }
+    }
+
+    /// Notes that part of the campaign began at `when`.
+    fn began(&mut self, when: SystemTime) {
+        self.oldest = Some(self.oldest.map_or(when, |o| o.min(when)));
+    }
 }
 
 #[cfg(test)]

@@ -358,6 +358,21 @@ fn reading(latest: Option<&Estimate>, elapsed: Duration, seconds: f64) -> Readin
 
 /// The estimate as lines of text.
 fn report(f: &Figures) -> String {
+    // One unit for every time of the report, named once per line, and three significant
+    // digits: each line fits 80 columns however far apart the times are.
+    let unit = report_unit(&f.times());
+    [
+        heading(f),
+        width(f),
+        work(f, unit),
+        wall(f, unit),
+        shards_of_an_hour(f),
+    ]
+    .concat()
+}
+
+/// The report's first two lines of at most 80 columns: the plan, then the sample.
+fn heading(f: &Figures) -> String {
     let pieces = match f.engine {
         nqueens::Engine::Join => "east row set",
         _ => "subproblem",
@@ -366,8 +381,7 @@ fn report(f: &Figures) -> String {
         format!(" among the {:.1}% with a unit", 100.0 * p)
     }) + if f.weighed { ", weighed by cost," } else { "" };
     // Draws are with replacement: more pieces may be timed than the count has.
-    // Two lines of at most 80 columns: the plan, then the sample.
-    let mut out = format!(
+    format!(
         "n = {}, {} engine, {}, {} timed; plan built in {}\n{} draws{among} in {:.1} s (seed {})\n",
         f.n,
         f.engine,
@@ -377,48 +391,55 @@ fn report(f: &Figures) -> String {
         f.draws,
         f.sampling_seconds,
         f.seed,
-    );
-    // One unit for every time of the report, named once per line, and three significant
-    // digits: each line fits 80 columns however far apart the times are.
-    let unit = report_unit(&f.times());
-    let line = |what: &str, value: f64, margin: f64| {
-        let at = |x: f64| {
-            let x = x / unit.0;
-            // Three significant digits, but no finer than a ten-thousandth.
-            let digits = significant(x).split('.').nth(1).map_or(0, str::len).min(4);
-            format!("{x:.digits$}")
-        };
-        format!(
-            "{what:<24} {} ± {} {} ({:.0}%), 95% interval {}–{}\n",
-            at(value),
-            at(margin),
-            unit.1,
-            100.0 * margin / value.max(f64::MIN_POSITIVE),
-            at((value - margin).max(0.0)),
-            at(value + margin)
-        )
+    )
+}
+
+/// A time of the report in `unit` with its margin and interval, as one line.
+fn timed(unit: (f64, &str), what: &str, value: f64, margin: f64) -> String {
+    let at = |x: f64| {
+        let x = x / unit.0;
+        // Three significant digits, but no finer than a ten-thousandth.
+        let digits = significant(x).split('.').nth(1).map_or(0, str::len).min(4);
+        format!("{x:.digits$}")
     };
-    if let (Some(until), Some(precise)) = (f.until, f.precise) {
-        // 10% or 0.5%: the width as it was asked for.
-        let asked = format!("{}%", (1000.0 * until).round() / 10.0);
-        let got = 100.0 * f.cpu_margin_seconds / f.cpu_seconds.max(f64::MIN_POSITIVE);
-        out += &if precise && got > 100.0 * until {
-            // Draws under way when it got there were added after: they may widen it a little.
-            format!(
-                "sampled until the interval was within ±{asked} (±{got:.1}% with the draws that \
-                 were under way then)\n"
-            )
-        } else if precise {
-            format!("sampled until the interval was within ±{asked}\n")
-        } else {
-            format!(
-                "the --seconds cap came before ±{asked}: ±{:.0}% after {:.1} s\n",
-                100.0 * f.cpu_margin_seconds / f.cpu_seconds.max(f64::MIN_POSITIVE),
-                f.sampling_seconds
-            )
-        };
+    format!(
+        "{what:<24} {} ± {} {} ({:.0}%), 95% interval {}–{}\n",
+        at(value),
+        at(margin),
+        unit.1,
+        100.0 * margin / value.max(f64::MIN_POSITIVE),
+        at((value - margin).max(0.0)),
+        at(value + margin)
+    )
+}
+
+/// Whether the width asked for with --until was reached, where one was asked for.
+fn width(f: &Figures) -> String {
+    let (Some(until), Some(precise)) = (f.until, f.precise) else {
+        return String::new();
+    };
+    // 10% or 0.5%: the width as it was asked for.
+    let asked = format!("{}%", (1000.0 * until).round() / 10.0);
+    let got = 100.0 * f.cpu_margin_seconds / f.cpu_seconds.max(f64::MIN_POSITIVE);
+    if precise && got > 100.0 * until {
+        // Draws under way when it got there were added after: they may widen it a little.
+        format!(
+            "sampled until the interval was within ±{asked} (±{got:.1}% with the draws that \
+             were under way then)\n"
+        )
+    } else if precise {
+        format!("sampled until the interval was within ±{asked}\n")
+    } else {
+        format!(
+            "the --seconds cap came before ±{asked}: ±{got:.0}% after {:.1} s\n",
+            f.sampling_seconds
+        )
     }
-    out += &line("CPU time", f.cpu_seconds, f.cpu_margin_seconds);
+}
+
+/// The count's work: its CPU time, in core-years too, and the join's pairs.
+fn work(f: &Figures, unit: (f64, &str)) -> String {
+    let mut out = timed(unit, "CPU time", f.cpu_seconds, f.cpu_margin_seconds);
     out += &format!(
         "{:<24} {} ± {}\n",
         "CPU-core-years",
@@ -436,48 +457,54 @@ fn report(f: &Figures) -> String {
             .map_or(String::new(), |p| format!(" ({p:.3e} per solution)"));
         out += &format!("{:<24} {anded:.3e}{per}\n", "pairs ANDed");
     }
+    out
+}
+
+/// The wall time on the run's threads, and one shard's where shards were asked for.
+fn wall(f: &Figures, unit: (f64, &str)) -> String {
     let on = plural(f.threads, "thread");
-    out += &line(
+    let mut out = timed(
+        unit,
         &format!("wall time, {on}"),
         f.wall_seconds,
         f.wall_margin_seconds,
     );
     if let Some(shard) = &f.shard {
         let of = shard.of;
-        out += &line(
+        out += &timed(
+            unit,
             &format!("one of {of} shards, CPU"),
             shard.cpu_seconds,
             shard.cpu_margin_seconds,
         );
-        out += &line(
+        out += &timed(
+            unit,
             &format!("one shard, {on}"),
             shard.wall_seconds,
             shard.wall_margin_seconds,
         );
     }
+    out
+}
+
+/// How many shards keep each within an hour of CPU.
+fn shards_of_an_hour(f: &Figures) -> String {
     match (f.shards_for_an_hour, f.each_of_the_most) {
         // More than a run may have: what the most shards give instead.
-        (Some(k), Some(each)) => {
-            out += &format!(
-                "{:<24} {k} (a run may have {MAX_SHARDS}: each then {:.1} h)\n",
-                "shards of an hour",
-                each / HOUR
-            )
-        }
-        (Some(k), None) => {
-            out += &format!(
-                "{:<24} {k} or more (--shards K: one shard at most 1 h of CPU)\n",
-                "shards of an hour"
-            )
-        }
-        (None, _) => {
-            out += &format!(
-                "{:<24} none: the plan alone takes an hour\n",
-                "shards of an hour"
-            )
-        }
+        (Some(k), Some(each)) => format!(
+            "{:<24} {k} (a run may have {MAX_SHARDS}: each then {:.1} h)\n",
+            "shards of an hour",
+            each / HOUR
+        ),
+        (Some(k), None) => format!(
+            "{:<24} {k} or more (--shards K: one shard at most 1 h of CPU)\n",
+            "shards of an hour"
+        ),
+        (None, _) => format!(
+            "{:<24} none: the plan alone takes an hour\n",
+            "shards of an hour"
+        ),
     }
-    out
 }
 
 /// `x` to three significant digits (at least the units): 0.000476, 1.86, 150, 5173.
