@@ -16,11 +16,14 @@ use crate::util::rng::SplitMix64;
 /// (long, short) keys, 10^2 to 10^7 each, measured by the `rates` test.
 const CURVE: &str = include_str!("../../../../docs/rate-curve.csv");
 
+/// A row of the curve: a long list's length, and its rates from 10^2 short keys up.
+type Row = (f64, Vec<f64>);
+
 /// The curve's rows for an `n`-board, each a long length and its rates from 10^2 short keys up:
 /// n = 24's for boards to 24, n = 28's (the only one measured to 10^7) above. Read once: the
 /// price reads it inside the counts it times.
-fn curve(n: u32) -> &'static [(f64, Vec<f64>)] {
-    static ROWS: std::sync::OnceLock<[Vec<(f64, Vec<f64>)>; 2]> = std::sync::OnceLock::new();
+fn curve(n: u32) -> &'static [Row] {
+    static ROWS: std::sync::OnceLock<[Vec<Row>; 2]> = std::sync::OnceLock::new();
     let of = |board: &str| {
         CURVE
             .lines()
