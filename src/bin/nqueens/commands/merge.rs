@@ -137,23 +137,7 @@ fn expand(files: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
 /// does; warnings and a summary of the shards go to stderr.
 pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit, Error> {
-    // One file at a time: its text is dropped once its results are read. A folder stands for
-    // the `.json` files in it (a campaign's 10^5 shard files pass no command line's limit).
-    let mut reader = merge::Reader::default();
-    let files = expand(files)?;
-    given_once(&files)?;
-    for path in &files {
-        let text = read_input(path).map_err(|source| Error::File {
-            what: "read",
-            path: path.clone(),
-            source,
-        })?;
-        reader.add(&Input {
-            name: path.display().to_string(),
-            text,
-        });
-    }
-    let each = reader.merge_each(num_cpus::get(), quorum)?;
+    let each = read(files)?.merge_each(num_cpus::get(), quorum)?;
     for merged in &each {
         for warning in &merged.warnings {
             say(&format!("warning: {warning}"));
@@ -171,51 +155,8 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
                 .then(|| each.iter().all(|e| e.counts.total == each[0].counts.total)),
         })
         .collect();
-    let mut out = crate::streams::stdout()?;
-    if json {
-        for row in &rows {
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string(row).expect("a merge always serialises")
-            )?;
-        }
-    } else {
-        // The seconds column of a merge is the shards' times summed, not a wall time; its
-        // header says so, and the lines after the table say how the count was made.
-        writeln!(
-            out,
-            "{}",
-            report::table_header().replacen("   seconds", "shard_secs", 1)
-        )?;
-        for row in &rows {
-            writeln!(out, "{}", report::table_row(&row.report))?;
-        }
-        for row in &rows {
-            writeln!(out, "{}", row.provenance())?;
-        }
-    }
-    if rows.len() >= 2 {
-        let names: Vec<&str> = (rows.iter())
-            .map(|r| r.decomposition.unwrap_or("one"))
-            .collect();
-        if rows.iter().any(|r| r.report.total != rows[0].report.total) {
-            let each: Vec<String> = (rows.iter().zip(&names))
-                .map(|(r, name)| format!("{} by {name}", r.report.total))
-                .collect();
-            return Err(Error::Message(format!(
-                "the decompositions of n = {} disagree: {}: at least one of the campaigns counted \
-                 wrong; count again the shards of each on other hosts (--quorum 2)",
-                rows[0].report.n,
-                each.join(", ")
-            )));
-        }
-        let (last, rest) = names.split_last().expect("two rows or more");
-        say(&format!(
-            "confirmed: the {} and {last} decompositions give the same total",
-            rest.join(", ")
-        ));
-    }
+    print(&rows, json)?;
+    confirm(&rows)?;
     if let Some(wrong) = rows.iter().find(|r| r.report.verified == Some(false)) {
         return Err(Error::Message(format!(
             "the merged total of n = {} is {}, not the published {}: a shard counted wrong",
@@ -225,6 +166,85 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
         )));
     }
     Ok(Exit::Success)
+}
+
+/// The shard results in `files`, read one file at a time: its text is dropped once its results
+/// are read. A folder stands for the `.json` files in it (a campaign's 10^5 shard files pass no
+/// command line's limit).
+fn read(files: &[PathBuf]) -> Result<merge::Reader, Error> {
+    let mut reader = merge::Reader::default();
+    let files = expand(files)?;
+    given_once(&files)?;
+    for path in &files {
+        let text = read_input(path).map_err(|source| Error::File {
+            what: "read",
+            path: path.clone(),
+            source,
+        })?;
+        reader.add(&Input {
+            name: path.display().to_string(),
+            text,
+        });
+    }
+    Ok(reader)
+}
+
+/// The merged rows on stdout: JSON Lines, or the table with the lines that say how each count
+/// was made.
+fn print(rows: &[Merged], json: bool) -> Result<(), Error> {
+    let mut out = crate::streams::stdout()?;
+    if json {
+        for row in rows {
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(row).expect("a merge always serialises")
+            )?;
+        }
+    } else {
+        // The seconds column of a merge is the shards' times summed, not a wall time; its
+        // header says so.
+        writeln!(
+            out,
+            "{}",
+            report::table_header().replacen("   seconds", "shard_secs", 1)
+        )?;
+        for row in rows {
+            writeln!(out, "{}", report::table_row(&row.report))?;
+        }
+        for row in rows {
+            writeln!(out, "{}", row.provenance())?;
+        }
+    }
+    Ok(())
+}
+
+/// Where the rows are one board's count by several decompositions: an error unless they give
+/// one total, and a line that says they do.
+fn confirm(rows: &[Merged]) -> Result<(), Error> {
+    if rows.len() < 2 {
+        return Ok(());
+    }
+    let names: Vec<&str> = (rows.iter())
+        .map(|r| r.decomposition.unwrap_or("one"))
+        .collect();
+    if rows.iter().any(|r| r.report.total != rows[0].report.total) {
+        let each: Vec<String> = (rows.iter().zip(&names))
+            .map(|(r, name)| format!("{} by {name}", r.report.total))
+            .collect();
+        return Err(Error::Message(format!(
+            "the decompositions of n = {} disagree: {}: at least one of the campaigns counted \
+             wrong; count again the shards of each on other hosts (--quorum 2)",
+            rows[0].report.n,
+            each.join(", ")
+        )));
+    }
+    let (last, rest) = names.split_last().expect("two rows or more");
+    say(&format!(
+        "confirmed: the {} and {last} decompositions give the same total",
+        rest.join(", ")
+    ));
+    Ok(())
 }
 
 /// The line on stderr that sums up a merge's shards and their times.
