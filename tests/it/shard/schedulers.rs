@@ -546,6 +546,47 @@ fn the_grid_engine_example_counts_resubmits_and_merges() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
+    // A run short of shards: the merge's advice names them, the folder by its full path and
+    // the script, and run as it is it counts them and merges.
+    submit(&[
+        ("N", "11"),
+        ("SHARDS", "3"),
+        ("ARRAY", "1"),
+        ("DIR", "ge-miss"),
+    ]);
+    let log = fs::read_to_string(dir.path().join("ge-miss/merge.log")).unwrap();
+    let advice = log
+        .lines()
+        .find_map(|l| l.split_once("merge again with: "))
+        .map(|(said, line)| {
+            assert!(said.contains("count the missing shards (2,3)"), "{log}");
+            line.to_string()
+        })
+        .unwrap_or_else(|| panic!("no advice in: {log}"));
+    let full = dir.path().join("ge-miss");
+    assert!(
+        advice.starts_with(&format!(
+            "N=11 SHARDS=3 DIR={} ARRAY=2,3 bash ",
+            full.display()
+        )),
+        "{advice}"
+    );
+    assert!(!advice.contains("  "), "{advice}");
+    let elsewhere = TempDir::new().unwrap();
+    let out = Process::new("bash")
+        .args(["-c", &advice])
+        .current_dir(elsewhere.path())
+        .env("PATH", &path)
+        .env("QSUB_LOG", dir.path().join("qsub.log"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = crate::util::table(&fs::read_to_string(full.join("result.txt")).unwrap());
+    assert_eq!(rows[0]["total"], "2680");
     let said = submit(&[("N", "11"), ("SHARDS", "3")]);
     assert!(said.contains("(tasks 1-3 of 3, n = 11)"), "{said}");
     let run = dir.path().join("nqueens-n11-k3");
