@@ -120,6 +120,20 @@ fn status_tells_done_under_way_stalled_and_not_started_shards() {
         "{text}"
     );
     assert!(text.contains("done              3  1, 2, 3"), "{text}");
+    // Each shard on one row: the rows add up to K.
+    let rows: u32 = ["done", "under way", "not started", "stopped", "stalled"]
+        .iter()
+        .map(|row| {
+            let line = text.lines().find(|l| l.starts_with(row)).unwrap();
+            line[row.len()..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<u32>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(rows, 8, "{text}");
     let full = std::fs::canonicalize(dir.path()).unwrap();
     let again = format!(
         "ARRAY=4-8 N=17 SHARDS=8 DIR={} bash '/opt/my jobs/count.sbatch'",

@@ -93,7 +93,12 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
             text.join(", ") + &tail
         }
     };
-    let under: Vec<u32> = s.under_way.iter().map(|&(i, _)| i).collect();
+    // Each shard on one row, so that the rows add up to K: under way are the shards whose run
+    // goes on, neither stopped nor stalled.
+    let under: Vec<u32> = (s.under_way.iter())
+        .map(|&(i, _)| i)
+        .filter(|i| !s.stopped.contains(i) && !s.stalled.contains(i))
+        .collect();
     let mut lines = vec![
         format!(
             "n = {}, {} engine{}, {} shards: {:.2}% of the work done (by its prices)",
