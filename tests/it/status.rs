@@ -116,7 +116,7 @@ fn status_tells_done_under_way_stalled_and_not_started_shards() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     assert!(
         text.lines()
-            .all(|l| l.chars().count() <= 80 || l.starts_with("ARRAY=")),
+            .all(|l| l.chars().count() <= 80 || l.starts_with("N=")),
         "{text}"
     );
     assert!(text.contains("done              3  1, 2, 3"), "{text}");
@@ -136,7 +136,7 @@ fn status_tells_done_under_way_stalled_and_not_started_shards() {
     assert_eq!(rows, 8, "{text}");
     let full = std::fs::canonicalize(dir.path()).unwrap();
     let again = format!(
-        "ARRAY=4-8 N=17 SHARDS=8 DIR={} bash '/opt/my jobs/count.sbatch'",
+        "N=17 SHARDS=8 DIR={} ARRAY=4-8 bash '/opt/my jobs/count.sbatch'",
         full.display()
     );
     assert!(text.lines().any(|l| l == again), "{again}\n{text}");
@@ -218,14 +218,16 @@ fn status_of_every_decomposition_in_one_folder_gives_each() {
             (serde_json::json!([1]), "2-3".into())
         );
         assert_eq!(s["problems"], serde_json::json!([]), "{s}");
+        // The decomposition is named where it is not the board's default (whole at n = 16),
+        // as merge.log's advice names what the user set.
         let again = s["resubmit"].as_str().unwrap();
-        assert!(
-            again.contains(&format!(
-                "DECOMPOSITION={} ",
-                s["decomposition"].as_str().unwrap()
-            )),
+        let named = format!("DECOMPOSITION={} ", s["decomposition"].as_str().unwrap());
+        assert_eq!(
+            again.contains(&named),
+            s["decomposition"] != "whole",
             "{again}"
         );
+        assert!(again.starts_with("N=16 SHARDS=3 "), "{again}");
     }
 }
 

@@ -282,6 +282,14 @@ fn the_slurm_example_resubmits_one_index_as_that_shard_and_never_leaves_a_stale_
             && log.contains(&advice),
         "{advice}\n{log}"
     );
+    // status gives the same line, word for word.
+    let out = nqueens()
+        .args(["status", "--json"])
+        .arg(&run)
+        .assert()
+        .success();
+    let status: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(status["resubmit"], advice.as_str());
     // That command runs as printed from another folder: it counts the missing shards (each
     // index logging to its own file in the run's folder) and merges.
     let elsewhere = dir.path().join("elsewhere");

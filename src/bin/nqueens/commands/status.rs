@@ -51,11 +51,13 @@ fn resubmit(s: &Status, dirs: &[PathBuf]) -> Option<String> {
                 Some(line["SCRIPT=".len()..].to_string())
             })
             .unwrap_or_else(|| "count.sbatch".to_string());
-        let decomposition = s
-            .decomposition
+        // The line merge.log's advice gives, the same words in the same order: a decomposition
+        // only where the board's default is not it (the one a user asked for).
+        let decomposition = (s.decomposition)
+            .filter(|&d| d != nqueens::Decomposition::fastest_for(s.n))
             .map_or_else(String::new, |d| format!(" DECOMPOSITION={d}"));
         format!(
-            "ARRAY={array} N={} SHARDS={}{decomposition} DIR={} bash {}",
+            "N={} SHARDS={}{decomposition} DIR={} ARRAY={array} bash {}",
             s.n,
             s.shards,
             quoted(&dir.to_string_lossy()),
