@@ -138,7 +138,7 @@ const LAUNCHERS: [Entry; 9] = [
 impl Shard {
     /// The shard the launcher that started this process says it is, read through `var`
     /// (`|name| std::env::var(name).ok()` for the real environment), from the first launcher of
-    /// [`LAUNCHERS`] whose variables are set:
+    /// `LAUNCHERS` whose variables are set:
     /// - a Slurm job array: `SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_MIN`/`_MAX`/`_STEP` or
     ///   `_COUNT` (the array may start at 0 or 1 and have a step);
     /// - a Grid Engine array (`qsub -t`): `SGE_TASK_ID` with `SGE_TASK_FIRST`/`_LAST`/`_STEPSIZE`
@@ -154,7 +154,7 @@ impl Shard {
     /// - Open MPI (`OMPI_COMM_WORLD_RANK`/`_SIZE`), MPICH and other PMI launchers
     ///   (`PMI_RANK`/`PMI_SIZE`), then `srun` (`SLURM_PROCID`/`SLURM_NTASKS`).
     ///
-    /// Adding a launcher is an entry of [`LAUNCHERS`] and a test.
+    /// Adding a launcher is an entry of `LAUNCHERS` (this module's table) and a test.
     pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<(Shard, Launcher), ShardError> {
         let number = |name: &'static str| -> Result<Option<i64>, ShardError> {
             var(name)
