@@ -297,3 +297,56 @@ fn campaign_section_7_runs_as_written() {
         assert_eq!(printed, shown, "{command}");
     }
 }
+
+/// A line's shape: every run of digits one `#`, cut at the 24 columns of a report's labels.
+fn shape(line: &str) -> String {
+    let mut out = String::new();
+    for c in line.chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.chars().take(24).collect()
+}
+
+/// The `estimate` examples of README.md and campaign.md are as the program prints them: each
+/// whole report of a few seconds run as written, the same lines in the same order, numbers
+/// aside (they are timings).
+#[test]
+fn the_estimate_examples_are_as_the_program_prints_them() {
+    for doc in ["README.md", "docs/campaign.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        let mut found = 0;
+        for block in text.split("```console\n").skip(1) {
+            let block = &block[..block.find("```").unwrap()];
+            let Some(command) = block.lines().next().and_then(|l| l.strip_prefix("$ nqueens "))
+            else {
+                continue;
+            };
+            // Whole reports of a few seconds: longer runs are quoted in excerpts.
+            let seconds = command
+                .split_once("--seconds ")
+                .and_then(|(_, rest)| rest.split_whitespace().next()?.parse::<f64>().ok());
+            if !command.starts_with("estimate ")
+                || !command.contains(" -q")
+                || seconds.is_none_or(|s| s > 10.0)
+            {
+                continue;
+            }
+            found += 1;
+            let out = crate::util::nqueens()
+                .args(command.split_whitespace())
+                .assert()
+                .success();
+            let printed = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+            let shown: Vec<String> = block.lines().skip(1).map(shape).collect();
+            let printed: Vec<String> = printed.lines().map(shape).collect();
+            assert_eq!(shown, printed, "{doc}: nqueens {command}");
+        }
+        assert!(found > 0, "{doc}: no estimate example");
+    }
+}
