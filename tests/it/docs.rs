@@ -323,7 +323,10 @@ fn the_estimate_examples_are_as_the_program_prints_them() {
         let mut found = 0;
         for block in text.split("```console\n").skip(1) {
             let block = &block[..block.find("```").unwrap()];
-            let Some(command) = block.lines().next().and_then(|l| l.strip_prefix("$ nqueens "))
+            let Some(command) = block
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("$ nqueens "))
             else {
                 continue;
             };
@@ -348,5 +351,67 @@ fn the_estimate_examples_are_as_the_program_prints_them() {
             assert_eq!(shown, printed, "{doc}: nqueens {command}");
         }
         assert!(found > 0, "{doc}: no estimate example");
+    }
+}
+
+/// Whether `name` matches the `.gitignore` pattern `glob` (`*`, and `[a-z]`-style classes: what
+/// the repository's own patterns use).
+fn matches(glob: &[u8], name: &[u8]) -> bool {
+    match (glob.first(), name.first()) {
+        (None, None) => true,
+        (Some(b'*'), _) => {
+            matches(&glob[1..], name) || (!name.is_empty() && matches(glob, &name[1..]))
+        }
+        (Some(b'['), Some(&c)) => {
+            let end = glob.iter().position(|&g| g == b']').unwrap();
+            let (lo, hi) = (glob[1], glob[3]);
+            (lo..=hi).contains(&c) && matches(&glob[end + 1..], &name[1..])
+        }
+        (Some(g), Some(c)) => g == c && matches(&glob[1..], &name[1..]),
+        _ => false,
+    }
+}
+
+/// The folders the campaign guide makes in the clone (its `DIR=`s, the scripts' default
+/// `nqueens-nN-kK`, the quorum's and section 7's) are ignored by git: a campaign run from the
+/// clone leaves it clean.
+#[test]
+fn the_guide_s_campaign_folders_are_ignored() {
+    let ignore = std::fs::read_to_string(root().join(".gitignore")).unwrap();
+    let patterns: Vec<&str> = ignore
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.trim_start_matches('/').trim_end_matches('/'))
+        .collect();
+    let guide = std::fs::read_to_string(root().join("docs/campaign.md")).unwrap();
+    let mut folders: Vec<String> = Vec::new();
+    for word in guide.split(|c: char| c.is_whitespace() || c == '`') {
+        let word = word.strip_prefix("DIR=").unwrap_or(word);
+        let name = word.rsplit('/').next().unwrap_or(word);
+        let default = name.starts_with("nqueens-n") && name.contains("-k");
+        let own = ["q22", "q16", "q16-turn", "q28-b", "q28-turn", "qa", "qb"].contains(&name);
+        if (default || own) && word.len() > 1 {
+            folders.push(name.trim_end_matches(['.', ',', ':', ')']).to_string());
+        }
+    }
+    assert!(
+        folders.iter().any(|f| f.starts_with("nqueens-n21-k8")),
+        "{folders:?}"
+    );
+    for folder in &folders {
+        assert!(
+            patterns
+                .iter()
+                .any(|p| matches(p.as_bytes(), folder.as_bytes())),
+            "{folder} is not ignored by .gitignore"
+        );
+    }
+    for kept in ["results", "src", "docs", "tests"] {
+        assert!(
+            !patterns
+                .iter()
+                .any(|p| matches(p.as_bytes(), kept.as_bytes())),
+            "{kept}"
+        );
     }
 }

@@ -53,13 +53,19 @@ pub fn cells(bench: &Bench, row: &Row) -> Vec<String> {
     cells
 }
 
-/// A warning when the run on the most threads was too short to measure scaling by: its
-/// median under [`super::LEAST_SECONDS`], so start-up (threads, the plan) weighs on it.
+/// A warning when the run on the most threads was too short to measure by: its median under
+/// [`super::LEAST_SECONDS`], so start-up (threads, the plan) weighs on it. One thread or many:
+/// a run that short times the start-up, whether it is scaling or speed that is asked.
 pub fn startup_warning(bench: &Bench) -> Option<String> {
     let widest = bench.results.iter().max_by_key(|r| r.threads)?;
-    (widest.threads > 1 && widest.median_seconds < super::LEAST_SECONDS).then(|| {
+    let what = if widest.threads > 1 {
+        "scaling"
+    } else {
+        "speed"
+    };
+    (widest.median_seconds < super::LEAST_SECONDS).then(|| {
         format!(
-            "warning: the {}-thread runs took {:.3} s, too short to measure scaling: starting \
+            "warning: the {}-thread runs took {:.3} s, too short to measure {what}: starting \
              the threads and building the plan weigh on them; give a larger --n (or leave it \
              out to have it chosen)",
             widest.threads, widest.median_seconds
@@ -187,6 +193,15 @@ mod tests {
         let warning = startup_warning(&bench).expect("0.75 s is start-up bound");
         assert!(
             warning.contains("the 4-thread runs took 0.750 s"),
+            "{warning}"
+        );
+        // One thread alone is flagged too: a run that short times the start-up.
+        let mut one = example();
+        one.results.retain(|r| r.threads == 1);
+        one.results[0].median_seconds = 0.136;
+        let warning = startup_warning(&one).expect("0.136 s on one thread is start-up bound");
+        assert!(
+            warning.contains("the 1-thread runs took 0.136 s, too short to measure speed"),
             "{warning}"
         );
         for row in &mut bench.results {
