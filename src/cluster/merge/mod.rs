@@ -292,21 +292,16 @@ impl Reader {
             Err(e) => e,
             Ok(_) => unreachable!("a set of two campaigns never merges as one"),
         };
-        let campaigns: Vec<(String, String)> = campaigns
-            .into_iter()
-            .map(|(p, k)| (p.to_string(), k.to_string()))
-            .collect();
-        let mut groups: Vec<Vec<Object>> = campaigns.iter().map(|_| Vec::new()).collect();
+        // Each campaign's objects, in the order of its (plan, K).
+        let mut groups: BTreeMap<(String, String), Vec<Object>> = BTreeMap::new();
         for object in self.read {
             let (plan, shards) = object.run.campaign();
-            let at = campaigns
-                .iter()
-                .position(|c| (c.0.as_str(), c.1.as_str()) == (plan, shards));
-            groups[at.expect("every campaign is listed")].push(object);
+            let key = (plan.to_string(), shards.to_string());
+            groups.entry(key).or_default().push(object);
         }
         let mut each = Vec::new();
         let mut gaps = Vec::new();
-        for group in groups {
+        for group in groups.into_values() {
             let name = campaign_name(&group);
             match check(group, Vec::new(), threads, quorum) {
                 Ok(merged) => each.push(merged),
