@@ -63,7 +63,8 @@ pub use truth::{known, reference};
 pub const MAX_N: u32 = 32;
 
 /// The instructions the backtrack and the join engine run with on this CPU, chosen at run time
-/// (a build carries AVX-512, AVX2 and portable code): "backtrack …; join …".
+/// (an x86-64 build carries AVX-512, AVX2 and portable code, an aarch64 one NEON and portable
+/// code): "backtrack …; join …".
 pub fn dispatch() -> String {
     format!(
         "backtrack {}; join {}",
@@ -72,8 +73,8 @@ pub fn dispatch() -> String {
     )
 }
 
-/// The instruction set `NQUEENS_ISA=portable|avx2|avx512` caps every engine at, if it is set:
-/// an error that names the problem when it names no instruction set or one this CPU lacks
+/// The instruction set `NQUEENS_ISA=portable|avx2|avx512|neon` caps every engine at, if it is
+/// set: an error that names the problem when it names no instruction set or one this CPU lacks
 /// (then the engines run the fastest path they have, and a program should refuse to run).
 pub fn instruction_set_asked() -> Result<Option<&'static str>, String> {
     system::isa::requested()

@@ -1,87 +1,37 @@
-//! What this CPU can run: the one place the hot loops ask which of their builds to take.
+//! What this CPU can run: the one dispatch of the hot loops to the build for its instructions.
 //!
-//! The backtrack (`kernel`), the quadrant joins (`engines::join::half`) and the pair counter
-//! (`engines::join::pairs`) are each compiled more than once with `#[target_feature]`, and call
-//! the build this module names. Each answer is computed once and cached: the quadrant joins ask
-//! many times per row set, and feature checks in the hot path cost measurable instructions.
+//! The backtrack (`search::kernel`), the quadrant joins (`engines::join::half`) and the pair
+//! counter (`engines::join::pairs`) each have one file per *path*, named for it: `portable.rs`,
+//! `avx2.rs`, `avx512.rs` (x86-64) and `neon.rs` (aarch64), declared by [`paths!`]. A path's
+//! functions take its proof first: [`Portable`], [`Avx2`], [`Avx512`] or [`Neon`], tokens of no
+//! size that only this module makes, and only after asking the CPU. A function compiled with
+//! `#[target_feature]` is called only behind its token, so the `unsafe` of that call stands
+//! once, in the path's file, beside the features the token proves.
 //!
-//! A function compiled for AVX2 or AVX-512 is reached only through a proof that the CPU has
-//! it: [`Avx2`] and [`Avx512`] are tokens of no size that only this module makes, and only
-//! after asking the CPU ([`avx2`], [`avx512`], [`Vector::of_this_cpu`]). A function that takes
-//! a [`Vector`] may run the path its variant names without checking again.
+//! [`Isa::this_cpu`] chooses the path once per process; [`dispatch!`] calls the chosen path's
+//! function of a module. Adding an instruction set is a token and a variant here, an arm in
+//! [`dispatch!`] and [`paths!`], one file per hot path, and the tests: the algorithms, which
+//! take an [`Isa`] and pass it on, do not change.
 //!
-//! `NQUEENS_ISA=portable|avx2|avx512` caps the paths at the one named (to compare them, or to
-//! measure what a machine without the faster ones gets); [`requested`] says whether this CPU
+//! `NQUEENS_ISA=portable|avx2|avx512|neon` caps the paths at the one named (to compare them, or
+//! to measure what a machine without the faster ones gets); [`requested`] says whether this CPU
 //! has it, and the program refuses it when it does not.
 
 /// The environment variable that caps the paths.
 pub(crate) const VARIABLE: &str = "NQUEENS_ISA";
 
-/// The path `NQUEENS_ISA` names, if any: `Ok(None)` when it is not set, an error naming the
-/// problem when it names no path or one this CPU lacks.
-pub(crate) fn requested() -> Result<Option<&'static str>, String> {
-    let Ok(value) = std::env::var(VARIABLE) else {
-        return Ok(None);
-    };
-    let Some(asked) = Level::parse(value.trim()) else {
-        return Err(format!(
-            "{VARIABLE}={:?} names no instruction set: give portable, avx2 or avx512",
-            value.trim()
-        ));
-    };
-    let best = fastest();
-    if asked > best {
-        return Err(format!(
-            "{VARIABLE}={} asks for instructions this CPU lacks: it has {}",
-            value.trim(),
-            Level::ALL
-                .into_iter()
-                .rev()
-                .filter(|v| *v <= best)
-                .map(Level::name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    Ok(Some(asked.name()))
-}
-
-/// The most `NQUEENS_ISA` allows (every path when it is not set, or names none).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-fn cap() -> Level {
-    static CAP: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
-    *CAP.get_or_init(|| {
-        let asked = std::env::var(VARIABLE).ok();
-        asked
-            .and_then(|v| Level::parse(v.trim()))
-            .unwrap_or(Level::Avx512)
-    })
-}
-
-/// The fastest path this CPU has, whatever the cap.
-fn fastest() -> Level {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if detected_avx512() {
-            return Level::Avx512;
-        }
-        if detected_avx2() {
-            return Level::Avx2;
-        }
-    }
-    Level::Portable
-}
-
-/// A path by name, as `NQUEENS_ISA` gives it: no proof that this CPU has it.
+/// A path by name, as `NQUEENS_ISA` gives it: no proof that this CPU has it. The x86-64 paths
+/// in order, each a superset of the one before; NEON is aarch64's only one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
     Portable,
     Avx2,
     Avx512,
+    Neon,
 }
 
 impl Level {
-    const ALL: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
+    const ALL: [Level; 4] = [Level::Portable, Level::Avx2, Level::Avx512, Level::Neon];
 
     /// The path `NQUEENS_ISA` names.
     fn parse(name: &str) -> Option<Level> {
@@ -94,126 +44,214 @@ impl Level {
             Level::Portable => "portable",
             Level::Avx2 => "avx2",
             Level::Avx512 => "avx512",
+            Level::Neon => "neon",
+        }
+    }
+
+    /// Whether this CPU has the path's instructions, whatever the cap.
+    fn detected(self) -> bool {
+        match self {
+            Level::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => detected_avx2(),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => detected_avx512(),
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[allow(unreachable_patterns)]
+            _ => false,
         }
     }
 }
 
-/// Proof that this CPU runs the AVX2 paths (AVX2, popcnt and BMI2, within the cap): made by
-/// [`avx2`] alone.
+/// The path `NQUEENS_ISA` names, if any: `Ok(None)` when it is not set, an error naming the
+/// problem when it names no path or one this CPU lacks.
+pub(crate) fn requested() -> Result<Option<&'static str>, String> {
+    let Ok(value) = std::env::var(VARIABLE) else {
+        return Ok(None);
+    };
+    let names = |levels: &mut dyn Iterator<Item = Level>| {
+        levels.map(Level::name).collect::<Vec<_>>().join(", ")
+    };
+    let Some(asked) = Level::parse(value.trim()) else {
+        return Err(format!(
+            "{VARIABLE}={:?} names no instruction set: give {}",
+            value.trim(),
+            names(&mut Level::ALL.into_iter())
+        ));
+    };
+    if !asked.detected() {
+        return Err(format!(
+            "{VARIABLE}={} asks for instructions this CPU lacks: it has {}",
+            value.trim(),
+            names(&mut Level::ALL.into_iter().rev().filter(|l| l.detected()))
+        ));
+    }
+    Ok(Some(asked.name()))
+}
+
+/// The most `NQUEENS_ISA` allows (every path when it is not set, or names none).
+fn cap() -> Level {
+    let asked = std::env::var(VARIABLE).ok();
+    asked
+        .and_then(|v| Level::parse(v.trim()))
+        .unwrap_or(Level::Neon)
+}
+
+/// Proof that this CPU runs the portable paths: any CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct Portable(());
+
+impl Portable {
+    /// The proof, which any code may hold: for a path that runs the portable code.
+    pub(crate) const ANY: Portable = Portable(());
+}
+
+/// Proof that this CPU runs the AVX2 paths: AVX2, popcnt and the bit instructions of x86-64-v3
+/// (BMI1, BMI2, LZCNT), within the cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx2(());
 
-/// Proof that this CPU runs the AVX-512 paths (F, BW, VL, VPOPCNTDQ and BITALG, with AVX2,
-/// popcnt and BMI2, within the cap): made by [`avx512`] alone.
+/// Proof that this CPU runs the AVX-512 paths: F, BW, VL, VPOPCNTDQ and BITALG, with all that
+/// [`Avx2`] proves, within the cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx512(());
 
-/// The proof that this CPU runs the AVX2 paths, if it does.
 #[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn avx2() -> Option<Avx2> {
-    has_avx2().then_some(Avx2(()))
+impl Avx512 {
+    /// The AVX2 proof, which this one implies: for a path that has no AVX-512 code of its own.
+    #[inline(always)]
+    pub(crate) fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
 }
 
-/// The proof that this CPU runs the AVX-512 paths, if it does.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn avx512() -> Option<Avx512> {
-    has_avx512().then_some(Avx512(()))
-}
-
-/// The vector instructions of the quadrant joins, each with the proof that this CPU has them.
+/// Proof that this CPU runs the NEON paths (AdvSIMD, in every aarch64 CPU), within the cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) enum Vector {
-    /// Neither: the portable loops.
-    Plain,
-    /// AVX2, popcnt and BMI2.
+#[cfg(target_arch = "aarch64")]
+pub(crate) struct Neon(());
+
+/// The path the hot loops take, with the proof that this CPU has its instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Isa {
+    /// Plain Rust, any CPU.
+    Portable(Portable),
+    /// AVX2, popcnt, BMI1, BMI2 and LZCNT.
+    #[cfg(target_arch = "x86_64")]
     Avx2(Avx2),
-    /// AVX-512 F, BW, VL, VPOPCNTDQ and BITALG, popcnt and BMI2.
+    /// AVX-512 F, BW, VL, VPOPCNTDQ and BITALG, and all of AVX2's.
+    #[cfg(target_arch = "x86_64")]
     Avx512(Avx512),
+    /// AdvSIMD (NEON).
+    #[cfg(target_arch = "aarch64")]
+    Neon(Neon),
 }
 
-impl Vector {
-    /// The fastest this CPU has, within the cap.
+impl Isa {
+    /// The fastest path this CPU has within the cap, chosen once: the joins ask many times per
+    /// row set, and feature checks in the hot path cost measurable instructions.
     #[inline]
-    pub(crate) fn of_this_cpu() -> Vector {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(proof) = avx512() {
-                return Vector::Avx512(proof);
-            }
-            if let Some(proof) = avx2() {
-                return Vector::Avx2(proof);
-            }
-        }
-        Vector::Plain
+    pub(crate) fn this_cpu() -> Isa {
+        static CHOSEN: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *CHOSEN.get_or_init(|| {
+            let cap = cap();
+            Isa::all_of_this_cpu()
+                .into_iter()
+                .rev()
+                .find(|isa| isa.level() <= cap)
+                .unwrap_or(Isa::Portable(Portable::ANY))
+        })
     }
 
-    /// Every path this CPU has, within the cap, the portable first.
-    #[cfg(test)]
-    pub(crate) fn all_of_this_cpu() -> Vec<Vector> {
-        let mut all = vec![Vector::Plain];
+    /// Every path this CPU has, whatever the cap, the portable first and the fastest last.
+    pub(crate) fn all_of_this_cpu() -> Vec<Isa> {
+        let mut all = vec![Isa::Portable(Portable::ANY)];
         #[cfg(target_arch = "x86_64")]
         {
-            all.extend(avx2().map(Vector::Avx2));
-            all.extend(avx512().map(Vector::Avx512));
+            all.extend(Level::Avx2.detected().then_some(Isa::Avx2(Avx2(()))));
+            all.extend(Level::Avx512.detected().then_some(Isa::Avx512(Avx512(()))));
         }
+        #[cfg(target_arch = "aarch64")]
+        all.extend(Level::Neon.detected().then_some(Isa::Neon(Neon(()))));
         all
     }
+
+    fn level(self) -> Level {
+        match self {
+            Isa::Portable(_) => Level::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2(_) => Level::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512(_) => Level::Avx512,
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon(_) => Level::Neon,
+        }
+    }
+
+    /// Its name in `NQUEENS_ISA`.
+    #[cfg(test)]
+    pub(crate) fn name(self) -> &'static str {
+        self.level().name()
+    }
 }
 
-/// Whether this CPU has the AVX-512 features the pair counter is compiled for. The AVX-512
-/// keeping loops of the quadrant joins need only F and popcnt, a subset. BITALG comes with
-/// VPOPCNTDQ and BW on every CPU that has them so far, so asking for it turns none away.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn has_avx512() -> bool {
-    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAS.get_or_init(|| detected_avx512() && cap() >= Level::Avx512)
+/// Declares the calling module's path files: `portable.rs`, and `avx2.rs` and `avx512.rs` on
+/// x86-64, `neon.rs` on aarch64, beside the module's own file.
+macro_rules! paths {
+    () => {
+        #[cfg(target_arch = "x86_64")]
+        mod avx2;
+        #[cfg(target_arch = "x86_64")]
+        mod avx512;
+        #[cfg(target_arch = "aarch64")]
+        mod neon;
+        mod portable;
+    };
 }
+pub(crate) use paths;
 
-/// Whether the CPU has the features of [`has_avx512`], whatever the cap.
+/// `dispatch!(isa, f(args…))`: calls `f` of the calling module's path file that `isa` names
+/// (`portable::f`, `avx2::f`, …) with the path's proof first: `avx2::f(proof, args…)`.
+macro_rules! dispatch {
+    ($isa:expr, $f:ident $(::<$($g:tt),*>)? ($($arg:expr),* $(,)?)) => {
+        match $isa {
+            $crate::system::isa::Isa::Portable(proof) => {
+                portable::$f $(::<$($g),*>)? (proof, $($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::system::isa::Isa::Avx2(proof) => avx2::$f $(::<$($g),*>)? (proof, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            $crate::system::isa::Isa::Avx512(proof) => {
+                avx512::$f $(::<$($g),*>)? (proof, $($arg),*)
+            }
+            #[cfg(target_arch = "aarch64")]
+            $crate::system::isa::Isa::Neon(proof) => neon::$f $(::<$($g),*>)? (proof, $($arg),*),
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// Whether the CPU has the features of [`Avx512`]. The AVX-512 keeping loops of the quadrant
+/// joins need only F and popcnt, a subset. BITALG comes with VPOPCNTDQ and BW on every CPU
+/// that has them so far, so asking for it turns none away.
 #[cfg(target_arch = "x86_64")]
 fn detected_avx512() -> bool {
     use std::arch::is_x86_feature_detected as has;
-    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAS.get_or_init(|| {
-        has!("avx512f")
-            && has!("avx512vpopcntdq")
-            && has!("avx512bw")
-            && has!("avx512vl")
-            && has!("avx512bitalg")
-            && has!("popcnt")
-            && has!("bmi2")
-    })
+    detected_avx2()
+        && has!("avx512f")
+        && has!("avx512vpopcntdq")
+        && has!("avx512bw")
+        && has!("avx512vl")
+        && has!("avx512bitalg")
 }
 
-/// Whether this CPU has AVX2, popcnt and BMI2.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn has_avx2() -> bool {
-    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAS.get_or_init(|| detected_avx2() && cap() >= Level::Avx2)
-}
-
-/// Whether the CPU has the features of [`has_avx2`], whatever the cap.
+/// Whether the CPU has the features of [`Avx2`].
 #[cfg(target_arch = "x86_64")]
 fn detected_avx2() -> bool {
     use std::arch::is_x86_feature_detected as has;
-    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAS.get_or_init(|| has!("avx2") && has!("popcnt") && has!("bmi2"))
-}
-
-/// Whether this CPU has the bit-manipulation instructions of x86-64-v3 (BMI1, BMI2, LZCNT) that
-/// the backtrack's second build uses.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn has_bmi() -> bool {
-    use std::arch::is_x86_feature_detected as has;
-    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    // x86-64-v3's bit instructions come with AVX2: the portable path does without them.
-    *HAS.get_or_init(|| has!("bmi1") && has!("bmi2") && has!("lzcnt") && cap() >= Level::Avx2)
+    has!("avx2") && has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt")
 }
 
 /// Whether `pext` is fast on this CPU: on every x86-64 CPU with BMI2 but AMD's (and Hygon's)
@@ -236,21 +274,25 @@ pub(crate) fn fast_pext() -> bool {
 
 /// The instructions the backtrack runs with on this CPU.
 pub(crate) fn backtrack() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if has_bmi() {
-        return "bmi1, bmi2, lzcnt";
+    match Isa::this_cpu() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2(_) | Isa::Avx512(_) => "bmi1, bmi2, lzcnt",
+        _ => "portable",
     }
-    "portable"
 }
 
 /// The instructions the pair counter and the quadrant joins run with on this CPU.
 pub(crate) fn join() -> &'static str {
-    match Vector::of_this_cpu() {
-        Vector::Avx512(_) => "avx512 (f, bw, vl, vpopcntdq, bitalg), bmi2",
+    match Isa::this_cpu() {
+        Isa::Portable(_) => "portable",
         #[cfg(target_arch = "x86_64")]
-        Vector::Avx2(_) if !fast_pext() => "avx2, bmi2 (pext by tables: slow on this CPU)",
-        Vector::Avx2(_) => "avx2, bmi2",
-        Vector::Plain => "portable",
+        Isa::Avx512(_) => "avx512 (f, bw, vl, vpopcntdq, bitalg), bmi2",
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2(_) if !fast_pext() => "avx2, bmi2 (pext by tables: slow on this CPU)",
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2(_) => "avx2, bmi2",
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon(_) => "neon",
     }
 }
 
@@ -258,32 +300,24 @@ pub(crate) fn join() -> &'static str {
 mod tests {
     use super::*;
 
-    /// Each path's name in `NQUEENS_ISA` is the one `requested` reads back, and the paths
-    /// this CPU has are named in order, each proved by its token.
+    /// Each path's name in `NQUEENS_ISA` is the one `requested` reads back, the paths this CPU
+    /// has are listed in order, and the one chosen is the fastest of them within the cap.
     #[test]
-    fn a_path_s_name_reads_back_and_every_path_here_has_its_proof() {
+    fn a_path_s_name_reads_back_and_the_fastest_within_the_cap_is_chosen() {
         for level in Level::ALL {
             assert_eq!(Level::parse(level.name()), Some(level));
         }
         assert_eq!(Level::parse("sse2"), None);
-        let all = Vector::all_of_this_cpu();
-        assert_eq!(all[0], Vector::Plain);
-        assert_eq!(*all.last().unwrap(), Vector::of_this_cpu());
-        #[cfg(target_arch = "x86_64")]
-        {
-            assert_eq!(
-                all.len(),
-                1 + usize::from(has_avx2()) + usize::from(has_avx512())
-            );
-            if has_avx512() {
-                assert!(has_avx2(), "every AVX-512 CPU with these features has AVX2");
-            }
-            let named = join();
-            match Vector::of_this_cpu() {
-                Vector::Avx512(_) => assert!(named.starts_with("avx512"), "{named}"),
-                Vector::Avx2(_) => assert!(named.starts_with("avx2"), "{named}"),
-                Vector::Plain => assert_eq!(named, "portable"),
-            }
-        }
+        let all = Isa::all_of_this_cpu();
+        assert_eq!(all[0].level(), Level::Portable);
+        assert!(all.windows(2).all(|w| w[0].level() < w[1].level()));
+        let chosen = Isa::this_cpu();
+        assert!(all.contains(&chosen));
+        assert!(all
+            .iter()
+            .all(|isa| isa.level() <= chosen.level() || isa.level() > cap()));
+        assert!(join().starts_with(chosen.name()), "{}", join());
+        #[cfg(target_arch = "aarch64")]
+        assert!(all.iter().any(|isa| matches!(isa, Isa::Neon(_))));
     }
 }

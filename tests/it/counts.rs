@@ -131,7 +131,7 @@ fn a_plan_is_deterministic_and_its_weights_add_up() {
 #[test]
 fn every_instruction_set_this_cpu_has_counts_to_the_table() {
     let mut ran = Vec::new();
-    for isa in ["portable", "avx2", "avx512"] {
+    for isa in ["portable", "avx2", "avx512", "neon"] {
         let probe = nqueens()
             .env("NQUEENS_ISA", isa)
             .args(["count", "4"])
@@ -181,10 +181,10 @@ fn every_instruction_set_this_cpu_has_counts_to_the_table() {
             .assert()
             .success();
         let dispatch = std::fs::read_to_string(&json).unwrap();
-        let named = if isa == "portable" {
-            "join portable"
-        } else {
-            "join avx"
+        let named = match isa {
+            "portable" => "join portable",
+            "neon" => "join neon",
+            _ => "join avx",
         };
         assert!(dispatch.contains(named), "{isa}: {dispatch}");
         if isa == "avx2" {

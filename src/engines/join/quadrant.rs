@@ -387,12 +387,12 @@ impl Quadrants {
     /// The "/" and "\" masks of a packed placement.
     #[inline(always)]
     pub(crate) fn unpack(&self, packed: u64) -> Diagonals {
-        (packed & self.d1_bits, (packed >> 32) << self.rows)
+        let (d1_bits, rows) = self.packing();
+        (packed & d1_bits, (packed >> 32) << rows)
     }
 
     /// How placements are packed: the bits of the "/" mask, and the shift (the rectangle's rows)
     /// of the "\\" mask in the high half ([`Quadrants::unpack`]).
-    #[cfg(target_arch = "x86_64")]
     pub(crate) fn packing(&self) -> (u64, u32) {
         (self.d1_bits, self.rows)
     }

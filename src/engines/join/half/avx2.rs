@@ -4,7 +4,10 @@
 
 use std::arch::x86_64::*;
 
-use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, View, Window, LANES};
+use super::vector::lanes_part_key;
+use super::{Diagonals, North, Quadrants, Side, Slot, South, View, Window, LANES};
+
+super::vector::entries!(Avx2, Avx2, "avx2,popcnt");
 
 /// For each set of fitting lanes (bit i: lane i), the 32-bit elements that bring those
 /// 64-bit lanes to the front, in order.
@@ -93,7 +96,7 @@ fn keep_each(
 /// moved down `r` rows and keyed side by side.
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) fn keep_part(
+fn keep_part_in(
     q: &Quadrants,
     placements: &[u64],
     r: u32,
@@ -128,7 +131,7 @@ pub(super) fn keep_part(
 
 /// [`super::keep_clear`] four `keys` at a time ([`keep_each`]).
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) fn keep_clear(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+fn keep_clear_in(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
     let (forbid, zero) = (_mm256_set1_epi64x(forbid as i64), _mm256_setzero_si256());
     keep_each(keys, out, |k| {
         (k, _mm256_cmpeq_epi64(_mm256_and_si256(k, forbid), zero))
@@ -137,7 +140,7 @@ pub(super) fn keep_clear(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
 
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usize {
+fn candidates_in(north: &North, south: &South, keys: &mut [Slot]) -> usize {
     let n = south.len;
     let (whole, rest) = (n / LANES * LANES, n % LANES);
     let padded = south.padded();

@@ -4,7 +4,10 @@
 
 use std::arch::x86_64::*;
 
-use super::{lanes_part_key, Diagonals, North, Quadrants, Side, Slot, South, View, Window, SPARE};
+use super::vector::lanes_part_key;
+use super::{Diagonals, North, Quadrants, Side, Slot, South, View, Window, SPARE};
+
+super::vector::entries!(Avx512, Avx512, "avx512f,avx2,popcnt");
 
 /// Compresses the lanes of `value` that `kept` says to the front of the register and stores
 /// it whole at `to` (a masked store was slower); returns how many were kept.
@@ -60,7 +63,7 @@ fn keep_each(
 /// unpacked, moved down `r` rows and keyed side by side.
 #[inline]
 #[target_feature(enable = "avx512f,popcnt")]
-pub(super) fn keep_part(
+fn keep_part_in(
     q: &Quadrants,
     placements: &[u64],
     r: u32,
@@ -101,7 +104,7 @@ pub(super) fn keep_part(
 /// which then moves past them. The last one to seven are loaded with a mask.
 #[inline]
 #[target_feature(enable = "avx512f,popcnt")]
-pub(super) fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usize {
+fn candidates_in(north: &North, south: &South, keys: &mut [Slot]) -> usize {
     let south_keys = &south.keys[..south.len];
     let (wide, each) = if north.keys.len() > south_keys.len() {
         (north.keys, south_keys)
@@ -144,7 +147,7 @@ pub(super) fn candidates(north: &North, south: &South, keys: &mut [Slot]) -> usi
 
 /// [`super::keep_clear`] eight `keys` at a time ([`keep_each`]).
 #[target_feature(enable = "avx512f,popcnt")]
-pub(super) fn keep_clear(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+fn keep_clear_in(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
     let forbid = _mm512_set1_epi64(forbid as i64);
     keep_each(keys, out, |k, valid| {
         (k, _mm512_mask_testn_epi64_mask(valid, k, forbid))

@@ -13,10 +13,6 @@
 //! in the low bits and its "\" window above it (east view), or the other way round (west view),
 //! so that an east and a west half fit together exactly when their keys share no bit.
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx512;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -25,7 +21,10 @@ use std::mem::MaybeUninit;
 use super::pairs;
 use super::quadrant::{Diagonals, Made, Quadrants};
 use super::subsets::next_subset;
-use crate::system::isa::Vector as Isa;
+use crate::system::isa::{self, Isa};
+isa::paths!();
+#[cfg(target_arch = "x86_64")]
+mod vector;
 
 /// Which side of the board a half's key is read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,21 +153,6 @@ struct South {
     shown: u64,
 }
 
-/// Writes the value `keep` gives each of `items` to `out` at the cursor, and moves the cursor
-/// past those it keeps, so that the loop has no branch to mispredict; returns how many it kept,
-/// in the first slots. `out` holds a slot for each. (`avx2::keep_each` four at a time,
-/// `avx512::keep_each` eight.)
-#[inline(always)]
-fn keep_each(items: &[u64], out: &mut [u64], keep: impl Fn(u64) -> (u64, bool)) -> usize {
-    let mut len = 0;
-    for &item in items {
-        let (value, kept) = keep(item);
-        out[len] = value;
-        len += usize::from(kept);
-    }
-    len
-}
-
 /// Writes the part key ([`Window::part_key`] for `side`) of each of `placements`, its masks
 /// moved down by `shift` rows, to `out`, keeping those that avoid the "/" diagonals `forbid.0`
 /// and the "\\" diagonals `forbid.1` (an odd board's middle queen forbids the same numbers both
@@ -183,32 +167,13 @@ fn keep_part(
     placements: &[u64],
     shift: u32,
     forbid: Diagonals,
-    View { window, side }: View,
+    view: View,
     out: &mut [u64],
 ) -> usize {
     if placements.is_empty() {
         return 0;
     }
-    match isa {
-        // SAFETY: the token is made only where the CPU has AVX-512 F and popcnt (`isa`).
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512(_) => unsafe {
-            avx512::keep_part(q, placements, shift, forbid, View { window, side }, out)
-        },
-        // SAFETY: the token is made only where the CPU has AVX2 and popcnt (`isa`).
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2(_) => unsafe {
-            avx2::keep_part(q, placements, shift, forbid, View { window, side }, out)
-        },
-        _ => keep_each(placements, out, |p| {
-            let (d1, d2) = q.unpack(p);
-            let (d1, d2) = (d1 << shift, d2 << shift);
-            (
-                window.part_key(side, d1, d2),
-                d1 & forbid.0 | d2 & forbid.1 == 0,
-            )
-        }),
-    }
+    isa::dispatch!(isa, keep_part(q, placements, shift, forbid, view, out))
 }
 
 impl South {
@@ -232,41 +197,15 @@ impl South {
         self.len = len;
         self.shown = view.window.shown(view.side);
     }
-
-    /// The lists' length with their padding: a whole number of [`LANES`].
-    #[cfg(target_arch = "x86_64")]
-    fn padded(&self) -> usize {
-        self.len.next_multiple_of(LANES)
-    }
 }
 
-/// South placements the AVX2 join takes at once: a south list is padded with zeros to a whole
-/// number of them (the room it may write past the last kept is [`SPARE`]).
+/// South placements the AVX2 join takes at once (NEON's, two, divides it): a south list is padded
+/// with zeros to a whole number of them (the room it may write past the last kept is [`SPARE`]).
 const LANES: usize = 4;
 
 /// Slots a candidates or keeping loop may write past the last item it keeps: the AVX2 loops
 /// store whole vectors of [`LANES`], the AVX-512 ones of eight.
 const SPARE: usize = 8;
-
-/// A method that calls [`Halves::fill_with`] with `$isa`, compiled with the instructions
-/// `$features`: one for each instruction set the quadrant joins have.
-macro_rules! fill_for {
-    ($name:ident, $features:literal, $proof:ident, $isa:expr) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $features)]
-        fn $name(
-            &mut self,
-            proof: crate::system::isa::$proof,
-            q: &Quadrants,
-            window: Window,
-            out: &mut Vec<u64>,
-            limit: usize,
-            buffers: &mut Buffers,
-        ) -> bool {
-            self.fill_with($isa(proof), q, window, out, limit, buffers)
-        }
-    };
-}
 
 /// The east halves on one row set, made a column set of their north part at a time, so that a
 /// list too long for memory is made and counted in pieces.
@@ -334,23 +273,11 @@ impl Halves {
         limit: usize,
         buffers: &mut Buffers,
     ) -> bool {
-        match Isa::of_this_cpu() {
-            // SAFETY: the token is made only where the CPU has AVX-512 F, AVX2 and popcnt.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512(proof) => unsafe {
-                self.fill_avx512(proof, q, window, out, limit, buffers)
-            },
-            // SAFETY: the token is made only where the CPU has AVX2 and popcnt.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2(proof) => unsafe { self.fill_avx2(proof, q, window, out, limit, buffers) },
-            _ => self.fill_with(Isa::Plain, q, window, out, limit, buffers),
-        }
+        isa::dispatch!(Isa::this_cpu(), fill(self, q, window, out, limit, buffers))
     }
 
-    fill_for!(fill_avx512, "avx512f,avx2,popcnt", Avx512, Isa::Avx512);
-    fill_for!(fill_avx2, "avx2,popcnt", Avx2, Isa::Avx2);
-
-    /// [`Halves::fill`] with the instructions `isa` (inlined into each of the above).
+    /// [`Halves::fill`] with the instructions `isa`: inlined into each path's `fill`, which
+    /// compiles it with the path's instructions.
     #[inline(always)]
     fn fill_with(
         &mut self,
@@ -511,66 +438,8 @@ impl<'a> North<'a> {
 /// shorter side against the longer). The slice holds every candidate and [`SPARE`] slots more.
 #[inline(always)]
 fn candidates(isa: Isa, north: &North, south: &South, keys: &mut [Slot]) -> usize {
-    match isa {
-        // SAFETY: the token is made only where the CPU has AVX-512 F and popcnt (`isa`).
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512(_) => unsafe { avx512::candidates(north, south, keys) },
-        // SAFETY: the token is made only where the CPU has AVX2 and popcnt (`isa`).
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2(_) => unsafe { avx2::candidates(north, south, keys) },
-        _ => candidates_plain(north, south, keys),
-    }
+    isa::dispatch!(isa, candidates(north, south, keys))
 }
-
-/// [`candidates`] one candidate at a time: each written, the cursor moved past it when it fits,
-/// so the loop has no branch to mispredict.
-#[inline(always)]
-fn candidates_plain(north: &North, south: &South, keys: &mut [Slot]) -> usize {
-    north.each(|a, mut len| {
-        for &b in &south.keys[..south.len] {
-            keys[len].write((a | b) & south.shown);
-            len += usize::from(a & b == 0);
-        }
-        len
-    })
-}
-
-/// [`Window::part_key`] of vectors of masks, as a closure `|d1, d2| key` made of a vector
-/// width's `set` (one value in every lane), `count` (a shift count), bitwise `and` and `or`,
-/// and shifts of every lane by a count: the AVX2 and AVX-512 `keep_part` write it once.
-#[cfg(target_arch = "x86_64")]
-macro_rules! lanes_part_key {
-    (
-        ($window:expr, $side:expr),
-        ($set:expr, $count:expr),
-        ($and:ident, $or:ident),
-        ($srl:ident, $sll:ident)
-    ) => {{
-        let Window { start, width, odd } = $window;
-        let side = $side;
-        let (first, last) = ($count(start - 1), $count(start + width));
-        let (one, odd1, odd2) = ($set(1), $count(2 * width), $count(2 * width + 1));
-        let (low_bits, start, width) = ($set((1u64 << width) - 1), $count(start), $count(width));
-        let low = move |d| $and($srl(d, start), low_bits);
-        move |a, b| {
-            let windows = match side {
-                Side::West => $or(low(b), $sll(low(a), width)),
-                Side::East => $or(low(a), $sll(low(b), width)),
-            };
-            if !odd {
-                return windows;
-            }
-            let bit = |d, at| $and($srl(d, at), one);
-            let beyond = $or(windows, $sll(bit(b, last), odd2));
-            match side {
-                Side::West => beyond,
-                Side::East => $or(beyond, $sll(bit(a, first), odd1)),
-            }
-        }
-    }};
-}
-#[cfg(target_arch = "x86_64")]
-use lanes_part_key;
 
 /// The `keys` with no bit of `forbid`, in order, in the first slots of `out`: an east list kept
 /// for one middle queen, whose diagonals an east key holds as the bits [`Window::middle`] gives
@@ -580,14 +449,6 @@ pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -
     // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
     // written, those above it are not part of the answer.
     let room = pairs::slots(out, keys.len() + SPARE);
-    let len = match Isa::of_this_cpu() {
-        // SAFETY: the token is made only where the CPU has AVX-512 F and popcnt (`isa`).
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512(_) => unsafe { avx512::keep_clear(keys, forbid, room) },
-        // SAFETY: the token is made only where the CPU has AVX2 and popcnt (`isa`).
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2(_) => unsafe { avx2::keep_clear(keys, forbid, room) },
-        _ => keep_each(keys, room, |key| (key, key & forbid == 0)),
-    };
+    let len = isa::dispatch!(Isa::this_cpu(), keep_clear(keys, forbid, room));
     &room[..len]
 }

@@ -1,6 +1,7 @@
 //! The quadrant join against plain backtracking, on every path this CPU can run.
 
 use super::*;
+use crate::system::isa::Portable;
 
 impl Window {
     /// The key of a half with diagonal masks `d1` ("/") and `d2` ("\") read for `side`: on odd
@@ -112,11 +113,11 @@ fn every_candidate_loop_keeps_the_same_candidates() {
                 let mut buffers = Buffers::default();
                 for_each_subset(h, halves.k, |cols| {
                     let Some((north, south)) =
-                        groups(Isa::of_this_cpu(), &q, w, &halves, cols, &mut buffers)
+                        groups(Isa::this_cpu(), &q, w, &halves, cols, &mut buffers)
                     else {
                         return;
                     };
-                    let plain = kept(&north, south, Isa::Plain);
+                    let plain = kept(&north, south, Isa::Portable(Portable::ANY));
                     for &isa in &isas {
                         let got = kept(&north, south, isa);
                         assert_eq!(got, plain, "{isa:?}, n = {n}, rows {rows:b}, cols {cols:b}");
@@ -131,7 +132,7 @@ fn every_candidate_loop_keeps_the_same_candidates() {
     assert!(north_longer > 10, "{north_longer}");
 }
 
-/// `keep_clear` keeps, in order, exactly the keys with no forbidden bit, for lists of every
+/// `keep_clear` keeps (on every path), in order, exactly the keys with no forbidden bit, for lists of every
 /// length modulo LANES and modulo eight (the vector groups and the tail), whatever `out`
 /// held.
 #[test]
@@ -149,6 +150,11 @@ fn keep_clear_keeps_in_order_the_keys_with_no_forbidden_bit() {
         for forbid in [0, 1 << 5, next() & next() & next(), u64::MAX] {
             let expected: Vec<u64> = keys.iter().copied().filter(|k| k & forbid == 0).collect();
             assert_eq!(keep_clear(&keys, forbid, &mut out), &expected[..]);
+            for path in Isa::all_of_this_cpu() {
+                let room = pairs::slots(&mut out, keys.len() + SPARE);
+                let len = isa::dispatch!(path, keep_clear(&keys, forbid, room));
+                assert_eq!(room[..len], expected, "{}", path.name());
+            }
         }
     }
 }
@@ -241,7 +247,14 @@ fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys()
                     ];
                     for (shift, forbid) in cases {
                         let mut south = South::default();
-                        south.fill(Isa::Plain, &q, &group, shift, forbid, View { window, side });
+                        south.fill(
+                            Isa::Portable(Portable::ANY),
+                            &q,
+                            &group,
+                            shift,
+                            forbid,
+                            View { window, side },
+                        );
                         let expected: Vec<_> = group
                             .iter()
                             .map(|&p| q.unpack(p))
@@ -249,28 +262,16 @@ fn a_south_side_filled_keeps_what_avoids_the_forbidden_diagonals_with_its_keys()
                             .filter(|&(d1, d2)| d1 & forbid.0 == 0 && d2 & forbid.1 == 0)
                             .map(|(d1, d2)| window.part_key(side, d1, d2))
                             .collect();
-                        let (got, padding) = south.keys[..south.padded()].split_at(south.len);
+                        let (got, padding) =
+                            south.keys[..south.len.next_multiple_of(LANES)].split_at(south.len);
                         assert_eq!(got, expected, "n = {n}, rows {rows:b}, cols {cols:b}");
                         assert!(padding.iter().all(|&k| k == 0));
-                        // Each vector loop the CPU has.
-                        #[cfg(target_arch = "x86_64")]
-                        {
+                        // Each path the CPU has.
+                        for path in Isa::all_of_this_cpu() {
                             let mut out = vec![0; group.len() + SPARE];
                             let view = View { window, side };
-                            if crate::system::isa::avx2().is_some() {
-                                // SAFETY: the CPU has AVX2 and popcnt.
-                                let len = unsafe {
-                                    avx2::keep_part(&q, &group, shift, forbid, view, &mut out)
-                                };
-                                assert_eq!(out[..len], expected, "AVX2, n = {n}");
-                            }
-                            if crate::system::isa::avx512().is_some() {
-                                // SAFETY: the CPU has AVX-512 F and popcnt.
-                                let len = unsafe {
-                                    avx512::keep_part(&q, &group, shift, forbid, view, &mut out)
-                                };
-                                assert_eq!(out[..len], expected, "AVX-512, n = {n}");
-                            }
+                            let len = keep_part(path, &q, &group, shift, forbid, view, &mut out);
+                            assert_eq!(out[..len], expected, "{}, n = {n}", path.name());
                         }
                     }
                 }

@@ -6,17 +6,37 @@ use std::arch::x86_64::*;
 use super::keymap::KeyMap;
 use super::lanes::{combo, half, low_bits, Lanes, Span};
 use super::{
+    Lists,
     count_chunks, each_pattern, pext_readers, sliced, table_readers, Course, Pattern, Readers,
     Scratch, COMBOS,
 };
+use crate::system::isa::{self, Avx2};
 
-/// [`super::sliced`] with this file's batch count, its keys read by `pext` where that is fast:
-/// for a CPU where [`crate::system::isa::has_avx2`] holds.
-#[target_feature(enable = "avx2,popcnt,bmi2")]
+/// [`super::sliced`] with this file's batch count, its keys read by `pext` where that is fast.
 pub(super) fn count_sliced(
-    long: &[u64],
-    short: &[u64],
-    bits: u32,
+    proof: Avx2,
+    lists: Lists,
+    c: Course,
+    s: &mut Scratch,
+) -> u64 {
+    count_reading(proof, lists, c, s, isa::fast_pext())
+}
+
+/// [`count_sliced`], its keys read by `pext` or by tables as `pext` says.
+pub(super) fn count_reading(
+    _: Avx2,
+    lists: Lists,
+    c: Course,
+    s: &mut Scratch,
+    pext: bool,
+) -> u64 {
+    // SAFETY: the token proves that the CPU has AVX2, popcnt and BMI2.
+    unsafe { sliced_avx2(lists, c, s, pext) }
+}
+
+#[target_feature(enable = "avx2,popcnt,bmi2")]
+fn sliced_avx2(
+    lists: Lists,
     c: Course,
     s: &mut Scratch,
     pext: bool,
@@ -27,9 +47,9 @@ pub(super) fn count_sliced(
         count_chunks!(ch, count_batch, keys, combos, base)
     };
     if pext {
-        sliced(long, short, bits, c, s, pext_readers!(), count)
+        sliced(lists, c, s, pext_readers!(), count)
     } else {
-        sliced(long, short, bits, c, s, table_readers!(), count)
+        sliced(lists, c, s, table_readers!(), count)
     }
 }
 
@@ -105,4 +125,16 @@ fn tally(short: &[u64], counts: impl Fn(u64) -> __m256i) -> u64 {
     // SAFETY: `lanes` is 32 writable bytes.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sums) };
     lanes.iter().sum()
+}
+
+/// [`count_batch`] behind this path's proof, for the tests.
+#[cfg(test)]
+pub(super) fn count_batch_of<const CH: usize>(
+    _: Avx2,
+    short: &[u64],
+    combos: &[Lanes],
+    base: &Lanes,
+) -> u64 {
+    // SAFETY: the token proves that the CPU has AVX2.
+    unsafe { count_batch::<CH>(short, combos, base) }
 }

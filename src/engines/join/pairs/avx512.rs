@@ -6,9 +6,16 @@ use std::arch::x86_64::*;
 use super::keymap::KeyMap;
 use super::lanes::{combo, half, Lanes, Span};
 use super::{
-    count_chunks, each_pattern, pext_readers, sliced, Course, Pattern, Readers, Scratch, COMBOS,
-    SORT_AVX512,
+    Lists,
+    count_chunks, each_pattern, pext_readers, sliced, Course, Pattern, Readers, Scratch, SortWhen,
+    COMBOS,
 };
+use crate::system::isa::Avx512;
+
+/// When the AVX-512 count sorts by pivots: from 1,024 pairs per key, as its cheaper batches
+/// repay the sort sooner than the other paths' (`super::SORT`). A rule by the long list's
+/// batches alone would leave the quarter turn's shorter lists unsorted.
+pub(super) const SORT_AVX512: SortWhen = SortWhen(1024);
 
 /// [`KeyMap::pattern`] of each of `keys` to `out`, eight keys at a time by AVX-512 BITALG's bit
 /// shuffle (`vpshufbitqmb`): byte j of each 64-bit lane of the index names the key bit that
@@ -60,13 +67,20 @@ fn patterns_bitalg(map: &KeyMap, keys: &[u64], out: &mut [Pattern]) {
     each_pattern(rest, out_rest, |key| map.pattern(key));
 }
 
-/// [`super::sliced`] with this file's batch count and patterns: for a CPU where
-/// [`crate::system::isa::has_avx512`] holds.
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,avx512bitalg,popcnt,bmi2")]
+/// [`super::sliced`] with this file's batch count and patterns.
 pub(super) fn count_sliced(
-    long: &[u64],
-    short: &[u64],
-    bits: u32,
+    _: Avx512,
+    lists: Lists,
+    c: Course,
+    s: &mut Scratch,
+) -> u64 {
+    // SAFETY: the token proves that the CPU has every feature `sliced_avx512` is compiled for.
+    unsafe { sliced_avx512(lists, c, s) }
+}
+
+#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw,avx512vl,avx512bitalg,popcnt,bmi2")]
+fn sliced_avx512(
+    lists: Lists,
     c: Course,
     s: &mut Scratch,
 ) -> u64 {
@@ -77,9 +91,7 @@ pub(super) fn count_sliced(
     let patterns =
         |map: &KeyMap, keys: &[u64], out: &mut [Pattern]| patterns_bitalg(map, keys, out);
     sliced(
-        long,
-        short,
-        bits,
+        lists,
         Course {
             when: SORT_AVX512,
             ..c
@@ -134,4 +146,16 @@ pub(super) fn count_batch<const CH: usize>(short: &[u64], combos: &[Lanes], base
             lanes.iter().sum()
         }
     }
+}
+
+/// [`count_batch`] behind this path's proof, for the tests.
+#[cfg(test)]
+pub(super) fn count_batch_of<const CH: usize>(
+    _: Avx512,
+    short: &[u64],
+    combos: &[Lanes],
+    base: &Lanes,
+) -> u64 {
+    // SAFETY: the token proves that the CPU has the features.
+    unsafe { count_batch::<CH>(short, combos, base) }
 }

@@ -14,23 +14,18 @@
 //!   count += popcount( combo[0][b & 63] & combo[1][b >> 6 & 63] & ... )
 //! ```
 //!
-//! With AVX-512 (and its popcount) one `b` is a handful of instructions for 512 pairs; the
-//! count is compiled for that (`avx512.rs`), for AVX2 (`avx2.rs`) and portably (`portable.rs`),
-//! and [`crate::system::isa`] picks at run time. `lanes.rs` holds the batch's bit matrix and its
+//! With AVX-512 (and its popcount) one `b` is a handful of instructions for 512 pairs. `sliced`
+//! is the algorithm; each path file (`portable.rs`, `avx2.rs`, `avx512.rs`, `neon.rs`) gives it
+//! its batch count and key readers, and [`crate::system::isa`] picks the path at run time. `lanes.rs` holds the batch's bit matrix and its
 //! transpose, `keymap.rs` the pivots and the sort by pattern.
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx512;
 mod keymap;
 mod lanes;
-mod portable;
 #[cfg(test)]
 mod tests;
 
-#[cfg(target_arch = "x86_64")]
-use crate::system::isa;
+use crate::system::isa::{self, Isa};
+isa::paths!();
 pub(super) use keymap::slots;
 use keymap::{choose_pivots, sort_by_pattern, KeyMap, SORT_LANES};
 use lanes::{and, fill_combos, low_bits, transpose_batch, Lanes};
@@ -50,11 +45,6 @@ const MAX_PIVOTS: usize = 14;
 type Pattern = u16;
 /// When the AVX2 and portable counts sort by pivots: from 2,048 pairs per key.
 const SORT: SortWhen = SortWhen(2048);
-/// When the AVX-512 count sorts by pivots: from 1,024 pairs per key, as its cheaper batches
-/// repay the sort sooner. A rule by the long list's batches alone would leave the quarter turn's
-/// shorter lists unsorted.
-#[cfg(target_arch = "x86_64")]
-const SORT_AVX512: SortWhen = SortWhen(1024);
 /// Short keys a pattern holds at least, on average.
 const SHORT_PER_PATTERN: usize = 32;
 /// Keys of each list looked at to choose the pivots.
@@ -124,7 +114,6 @@ macro_rules! table_readers {
         }
     };
 }
-#[cfg(target_arch = "x86_64")]
 use table_readers;
 
 /// The key readers of a pivoted count by `pext` (BMI2): a key's kept bits, the patterns of a
@@ -210,21 +199,17 @@ pub(crate) fn count_sample(
         return count_plain(a, b);
     }
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    let c = Course::new(sample, counting);
-    #[cfg(target_arch = "x86_64")]
-    {
-        if isa::has_avx512() {
-            // SAFETY: the CPU has every feature the function is compiled for (`has_avx512`
-            // checks its `target_feature` list).
-            return unsafe { avx512::count_sliced(long, short, bits, c, scratch) };
-        }
-        if isa::has_avx2() {
-            let pext = isa::fast_pext();
-            // SAFETY: as above, with `has_avx2`.
-            return unsafe { avx2::count_sliced(long, short, bits, c, scratch, pext) };
-        }
-    }
-    sliced(long, short, bits, c, scratch, table_readers!(), portable)
+    let (c, lists) = (Course::new(sample, counting), Lists { long, short, bits });
+    isa::dispatch!(Isa::this_cpu(), count_sliced(lists, c, scratch))
+}
+
+/// The lists of one count, `long` the one taken in batches unless the count chooses otherwise,
+/// and the bits their keys may hold (at most 64).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Lists<'a> {
+    pub(super) long: &'a [u64],
+    pub(super) short: &'a [u64],
+    pub(super) bits: u32,
 }
 
 /// When a count sorts its lists by pivots: from this many pairs per key, (long × short) /
@@ -279,14 +264,7 @@ macro_rules! count_chunks {
         }
     };
 }
-#[cfg(target_arch = "x86_64")]
 use count_chunks;
-
-/// The portable count of one batch, any number of chunks.
-#[inline(always)]
-fn portable(chunks: usize, short: &[u64], combos: &[Lanes], base: &Lanes) -> u64 {
-    count_chunks!(chunks, portable::count_batch, short, combos, base)
-}
 
 /// Chunks that hold `bits` bits (at least one).
 #[inline(always)]
@@ -308,9 +286,7 @@ fn chunks(bits: usize) -> usize {
 /// 20). Lists with fewer pairs per key go straight through, the cheaper one in batches.
 #[inline(always)]
 fn sliced(
-    long: &[u64],
-    short: &[u64],
-    bits: u32,
+    Lists { long, short, bits }: Lists,
     Course {
         sample,
         counting,

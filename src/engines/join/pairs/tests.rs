@@ -3,23 +3,20 @@
 use super::keymap::*;
 use super::lanes::*;
 use super::*;
+use crate::system::isa::Portable;
 
-/// Names, in the test log, the vector paths this CPU lets the tests check against the
-/// portable code (a CPU without AVX2 or AVX-512 checks the portable path only). Written to
-/// stderr directly, past the test harness's capture, so that a CI log shows it.
+/// Names, in the test log, the paths this CPU lets the tests check against each other (a CPU
+/// without vector paths checks the portable one only). Written to stderr directly, past the
+/// test harness's capture, so that a CI log shows it.
 #[test]
 fn the_simd_paths_tested_here_are_named() {
     use std::io::Write;
-    #[cfg(target_arch = "x86_64")]
-    let paths = [("avx512", isa::has_avx512()), ("avx2", isa::has_avx2())]
+    let paths = Isa::all_of_this_cpu()
         .iter()
-        .filter(|(_, has)| *has)
-        .map(|(name, _)| *name)
-        .chain(["portable"])
+        .rev()
+        .map(|isa| isa.name())
         .collect::<Vec<_>>()
         .join(", ");
-    #[cfg(not(target_arch = "x86_64"))]
-    let paths = "portable";
     let line = format!(
         "SIMD paths tested on this CPU: {paths} (the join runs {}; the backtrack {})\n",
         crate::system::isa::join(),
@@ -30,37 +27,23 @@ fn the_simd_paths_tested_here_are_named() {
 }
 use proptest::prelude::*;
 
-/// The count of every version this CPU can run, not only the one `count_disjoint` picks.
+/// The count of every path this CPU can run, not only the one `count_disjoint` picks (AVX2's
+/// with its keys read both ways).
 fn every_path(long: &[u64], short: &[u64], bits: u32, s: &mut Scratch) -> Vec<(&'static str, u64)> {
-    let mut counts = vec![(
-        "portable",
-        sliced(
-            long,
-            short,
-            bits,
-            Course::new(Sample::ALL, &mut || ()),
-            s,
-            table_readers!(),
-            portable,
-        ),
-    )];
-    #[cfg(target_arch = "x86_64")]
-    {
-        if isa::has_avx2() {
-            for (path, pext) in [("avx2, tables", false), ("avx2, pext", true)] {
-                let mut counting = || ();
-                let c = Course::new(Sample::ALL, &mut counting);
-                // SAFETY: the CPU has the features the function is compiled for.
-                let count = unsafe { avx2::count_sliced(long, short, bits, c, s, pext) };
-                counts.push((path, count));
-            }
-        }
-        if isa::has_avx512() {
-            // SAFETY: as above.
-            let count = unsafe {
-                avx512::count_sliced(long, short, bits, Course::new(Sample::ALL, &mut || ()), s)
-            };
-            counts.push(("avx512", count));
+    let mut counts = Vec::new();
+    for path in Isa::all_of_this_cpu() {
+        let mut counting = || ();
+        let c = Course::new(Sample::ALL, &mut counting);
+        counts.push((
+            path.name(),
+            isa::dispatch!(path, count_sliced(Lists { long, short, bits }, c, s)),
+        ));
+        #[cfg(target_arch = "x86_64")]
+        if let Isa::Avx2(proof) = path {
+            let mut counting = || ();
+            let c = Course::new(Sample::ALL, &mut counting);
+            let tables = avx2::count_reading(proof, Lists { long, short, bits }, c, s, false);
+            counts.push(("avx2, tables", tables));
         }
     }
     counts
@@ -172,7 +155,8 @@ proptest! {
             prop_assert_eq!(count, whole, "{}", path);
         }
         prop_assert!(SORT.sorts(long.len(), short.len()));
-        prop_assert!(SORT_AVX512.sorts(long.len(), short.len()));
+        #[cfg(target_arch = "x86_64")]
+        prop_assert!(avx512::SORT_AVX512.sorts(long.len(), short.len()));
         // The `stride` samples of the batches add up to the whole, sorted or not.
         for cut in [long.len(), 3_000] {
             let long = &long[..cut];
@@ -203,7 +187,16 @@ fn patterns_of_more_than_eight_pivots_count_alike_on_every_path() {
         counting: &mut || (),
         when: unsorted,
     };
-    let whole = sliced(&long, &short, 40, c, &mut s, table_readers!(), portable);
+    let whole = portable::count_sliced(
+        Portable::ANY,
+        Lists {
+            long: &long,
+            short: &short,
+            bits: 40,
+        },
+        c,
+        &mut s,
+    );
     assert!(whole > 0);
     for (path, count) in every_path(&long, &short, 40, &mut s) {
         assert_eq!(count, whole, "{path}");
@@ -262,21 +255,9 @@ fn half_batches_are_counted_as_the_keys_one_by_one() {
                 short.iter().filter(|key| meets(key)).count() as u64
             })
             .sum();
-        assert_eq!(
-            portable::count_batch::<3>(&short, &combos, &base),
-            one_by_one
-        );
-        #[cfg(target_arch = "x86_64")]
-        if isa::has_avx2() {
-            // SAFETY: the CPU has AVX2.
-            let avx2 = unsafe { avx2::count_batch::<3>(&short, &combos, &base) };
-            assert_eq!(avx2, one_by_one);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if isa::has_avx512() {
-            // SAFETY: the CPU has AVX-512 F, VPOPCNTDQ and VL.
-            let avx512 = unsafe { avx512::count_batch::<3>(&short, &combos, &base) };
-            assert_eq!(avx512, one_by_one);
+        for path in Isa::all_of_this_cpu() {
+            let got = isa::dispatch!(path, count_batch_of::<3>(&short, &combos, &base));
+            assert_eq!(got, one_by_one, "{}", path.name());
         }
     }
     /// `lanes` with only its words `words` kept.

@@ -16,8 +16,13 @@
 //! rest of the row on an explicit stack (no recursion, no allocation), and never pushes the last
 //! row: when the queen of row n - 2 is placed, row n - 1 either has its one free square or not.
 //! This is the classic scheme of Richards (2002) and Somers' counter, written as a state machine,
-//! with a branch-free look two rows ahead (`viable`) and, on x86-64, a second build for the
-//! bit-manipulation instructions most CPUs since 2013 have, chosen at run time.
+//! with a branch-free look two rows ahead (`viable`). `search_in` is the algorithm; the path files
+//! (`crate::system::isa`) compile it for their instructions: on x86-64 the bit-manipulation
+//! instructions most CPUs since 2013 have (`blsi`, `andn`, `shlx`, a one-step `lzcnt`).
+
+use crate::system::isa::{self, Isa};
+
+isa::paths!();
 
 /// Rows placed so far, as the three attack sets seen from the next row to fill.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -155,38 +160,19 @@ impl Rows for RowMasks {
 }
 
 /// Counts the completions of `start` using only the squares `rows` allows, and the queens
-/// placed when `count_nodes` is set.
+/// placed when `count_nodes` is set, with the build for this CPU's instructions.
 pub(crate) fn search<R: Rows>(n: u32, rows: &R, start: Partial, count_nodes: bool) -> Search {
+    let isa = Isa::this_cpu();
     if count_nodes {
-        dispatch::<R, true>(n, rows, start)
+        isa::dispatch!(isa, search::<R, true>(n, rows, start))
     } else {
-        dispatch::<R, false>(n, rows, start)
+        isa::dispatch!(isa, search::<R, false>(n, rows, start))
     }
-}
-
-/// Runs the backtrack compiled for the bit-manipulation instructions of x86-64-v3 (BMI1, BMI2,
-/// LZCNT: `blsi`, `andn`, `shlx` and a one-step leading-zero count) when the CPU has them,
-/// and the portable build otherwise, so one binary is both portable and fast.
-#[inline(always)]
-fn dispatch<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
-    #[cfg(target_arch = "x86_64")]
-    if crate::system::isa::has_bmi() {
-        // SAFETY: the CPU has every feature `search_bmi` is compiled for (`has_bmi`).
-        return unsafe { search_bmi::<R, NODES>(n, rows, start) };
-    }
-    search_in::<R, NODES>(n, rows, start)
-}
-
-/// [`search_in`] compiled with BMI1, BMI2 and LZCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,lzcnt")]
-fn search_bmi<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
-    search_in::<R, NODES>(n, rows, start)
 }
 
 /// The backtrack. `NODES` compiles the node counter in or out of the hot loop.
 #[inline(always)]
-fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
+pub(super) fn search_in<R: Rows, const NODES: bool>(n: u32, rows: &R, start: Partial) -> Search {
     let mask = board_mask(n);
     let free = |row: u32, cols: u32, ld: u32, rd: u32| rows.allowed(row) & !(cols | ld | rd);
     if start.row + 2 >= n {

@@ -1,0 +1,14 @@
+//! The backtrack in plain Rust, for any CPU.
+
+use super::{search_in, Partial, Rows, Search};
+use crate::system::isa::Portable;
+
+/// [`search_in`] as the target's baseline instructions compile it.
+pub(super) fn search<R: Rows, const NODES: bool>(
+    _: Portable,
+    n: u32,
+    rows: &R,
+    start: Partial,
+) -> Search {
+    search_in::<R, NODES>(n, rows, start)
+}
