@@ -133,6 +133,34 @@ impl Avx512 {
 #[cfg(target_arch = "aarch64")]
 pub(crate) struct Neon(());
 
+/// A path's proof ([`Portable`], [`Avx2`], …): what a path file's functions take first. Any
+/// proof will do for the portable code, so a path with nothing better of its own takes the
+/// portable functions as they are (`pub(super) use super::portable::…`).
+pub(crate) trait Proof: Copy + Into<Isa> {}
+
+/// Each token is a proof, and names its path.
+macro_rules! proofs {
+    ($($(#[$cfg:meta])* $token:ident),*) => {$(
+        $(#[$cfg])*
+        impl From<$token> for Isa {
+            fn from(proof: $token) -> Isa {
+                Isa::$token(proof)
+            }
+        }
+        $(#[$cfg])*
+        impl Proof for $token {}
+    )*};
+}
+proofs!(
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    #[cfg(target_arch = "aarch64")]
+    Neon
+);
+
 /// The path the hot loops take, with the proof that this CPU has its instructions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Isa {

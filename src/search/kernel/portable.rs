@@ -1,11 +1,11 @@
 //! The backtrack in plain Rust, for any CPU.
 
 use super::{search_in, Partial, Rows, Search};
-use crate::system::isa::Portable;
+use crate::system::isa::Proof;
 
-/// [`search_in`] as the target's baseline instructions compile it.
+/// [`search_in`] as the target's baseline instructions compile it, for any path's proof.
 pub(super) fn search<R: Rows, const NODES: bool>(
-    _: Portable,
+    _: impl Proof,
     n: u32,
     rows: &R,
     start: Partial,

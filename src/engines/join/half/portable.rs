@@ -1,11 +1,12 @@
 //! The quadrant joins' loops in plain Rust, one item at a time, for any CPU.
 
 use super::{Buffers, Diagonals, Halves, North, Quadrants, Slot, South, View, Window};
-use crate::system::isa::{Isa, Portable};
+use crate::system::isa::Proof;
 
-/// [`Halves::fill`] as the target's baseline instructions compile it.
+/// [`Halves::fill`] as the target's baseline instructions compile it, for the path `proof`
+/// names (its loops are dispatched by it).
 pub(super) fn fill(
-    proof: Portable,
+    proof: impl Proof,
     halves: &mut Halves,
     q: &Quadrants,
     window: Window,
@@ -13,7 +14,7 @@ pub(super) fn fill(
     limit: usize,
     buffers: &mut Buffers,
 ) -> bool {
-    halves.fill_with(Isa::Portable(proof), q, window, out, limit, buffers)
+    halves.fill_with(proof.into(), q, window, out, limit, buffers)
 }
 
 /// Writes the value `keep` gives each of `items` to `out` at the cursor, and moves the cursor
@@ -38,7 +39,7 @@ pub(super) fn keep_each(
 /// [`super::keep_part`] one placement at a time ([`keep_each`]).
 #[inline(always)]
 pub(super) fn keep_part(
-    _: Portable,
+    _: impl Proof,
     q: &Quadrants,
     placements: &[u64],
     shift: u32,
@@ -59,7 +60,7 @@ pub(super) fn keep_part(
 /// [`super::candidates`] one candidate at a time: each written, the cursor moved past it when
 /// it fits, so the loop has no branch to mispredict.
 #[inline(always)]
-pub(super) fn candidates(_: Portable, north: &North, south: &South, keys: &mut [Slot]) -> usize {
+pub(super) fn candidates(_: impl Proof, north: &North, south: &South, keys: &mut [Slot]) -> usize {
     north.each(|a, mut len| {
         for &b in &south.keys[..south.len] {
             keys[len].write((a | b) & south.shown);
@@ -71,6 +72,6 @@ pub(super) fn candidates(_: Portable, north: &North, south: &South, keys: &mut [
 
 /// [`super::keep_clear`] one key at a time ([`keep_each`]).
 #[inline(always)]
-pub(super) fn keep_clear(_: Portable, keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+pub(super) fn keep_clear(_: impl Proof, keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
     keep_each(keys, out, |key| (key, key & forbid == 0))
 }
