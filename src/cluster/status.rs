@@ -341,7 +341,7 @@ fn status_of(
         .with_engine(Some(engine))
         .with_split_depth(Some(depth));
     // The fingerprint the files name says which decomposition they count by.
-    let plan = crate::plan::choose::outline_of(n, &options, &named)?;
+    let plan = crate::plan::choose::outline_of(n, &options, &named, None)?;
     let prices = prices(&plan, threads)?;
     let partition = Partition::dealt(&prices, shards);
     let campaign = Campaign {

@@ -7,8 +7,12 @@
 //! number of pieces gives an unbiased estimate of the count's CPU time (Knuth's idea for
 //! search trees, 1975, here with real work at the leaves), and the spread of the sample a 95%
 //! confidence interval (by Student's t, as the sample may be small, corrected for the draws'
-//! skew by Hall's transformation: [`Estimate::margin`]). The plan (and the join engine's
-//! table) is built first, and timed too: it is part of a run.
+//! skew by Hall's transformation, and widened where the machine's speed drifted during the
+//! sampling: [`Estimate::margin`], `interval.rs`). The interval covers this run's sample on
+//! this machine as it ran; another machine's speed, or this one's an hour later, it cannot
+//! see. The join engine's work (its pairs of half-boards) gets an interval of its own, which
+//! no clock enters. The plan (and the join engine's table) is built first, and timed too: it
+//! is part of a run.
 //!
 //! ```
 //! let options = nqueens::Options::default().with_threads(2);
@@ -26,7 +30,10 @@
 //! narrows the interval. A draw of the join engine is done as a run does it, with its longest
 //! parts sampled rather than done (`draw.rs`).
 
+mod interval;
+
 use crate::plan::sample::{Drawn, Space};
+use interval::Draws;
 
 use std::time::{Duration, Instant};
 
@@ -59,7 +66,9 @@ pub struct Estimate {
     pub cpu: f64,
     /// Half the width of the 95% confidence interval of `cpu`, in seconds: Student's t on the
     /// draws, widened where they are skewed (a sample without the rare costly pieces is low and
-    /// narrow at once) to the wider side of Hall's skew-corrected interval.
+    /// narrow at once) to the wider side of Hall's skew-corrected interval, and where the
+    /// machine's rate (CPU seconds per pair ANDed, or per piece) drifted from draw to draw in
+    /// the order they finished (`interval.rs`).
     pub margin: f64,
     /// Seconds it took here to build the plan (and tables), once per run or shard.
     pub setup: f64,
@@ -81,9 +90,14 @@ pub struct Estimate {
     /// The join engine's count: the pairs of half-boards it would test (those its pivots skip
     /// included), estimated from the same draws as the time; `None` for the other engines.
     pub pairs: Option<f64>,
+    /// Half the width of the 95% interval of `pairs`: work, which no clock measures, so it
+    /// holds on any machine.
+    pub pairs_margin: Option<f64>,
     /// Of those pairs, the ones its counter would AND: those its pivots do not skip, a batch
     /// of keys at a time. What the count's time follows.
     pub anded: Option<f64>,
+    /// Half the width of the 95% interval of `anded`.
+    pub anded_margin: Option<f64>,
     /// Whether the interval came within [`Estimate::until`] of the value, from at least
     /// [`MIN_PRECISE_SAMPLES`] draws, at some draw of the sampling: then it stopped for that.
     /// Draws already under way then are still added, and may widen the interval a little; the
@@ -226,6 +240,7 @@ fn sample(
     let Sampling { seconds, until } = sampling;
     let sampling = Instant::now();
     let population = space.population;
+    let by_pairs = plan.counts_pairs();
     // The error of Σw (measured on probes), independent of the draws', as a relative variance.
     let (mass, of_mass) = space.mass;
     let mass_error = if mass > 0.0 {
@@ -241,9 +256,9 @@ fn sample(
         n,
         engine: plan.engine(),
         population,
-        samples: draws.count,
+        samples: draws.count(),
         timed: draws.timed,
-        cpu: draws.mean,
+        cpu: draws.time.mean,
         margin: margin(draws),
         setup,
         elapsed: sampling.elapsed().as_secs_f64(),
@@ -251,20 +266,23 @@ fn sample(
         share: space.share,
         until,
         weighed: space.weighed(),
-        pairs: plan.counts_pairs().then_some(draws.pairs),
-        anded: plan.counts_pairs().then_some(draws.anded),
-        reached: until
-            .is_some_and(|u| draws.count >= MIN_PRECISE_SAMPLES && margin(draws) <= u * draws.mean),
+        pairs: plan.counts_pairs().then_some(draws.pairs.mean),
+        pairs_margin: plan.counts_pairs().then(|| draws.pairs.margin(mass_error)),
+        anded: plan.counts_pairs().then_some(draws.anded.mean),
+        anded_margin: plan.counts_pairs().then(|| draws.anded.margin(mass_error)),
+        reached: until.is_some_and(|u| {
+            draws.count() >= MIN_PRECISE_SAMPLES && margin(draws) <= u * draws.time.mean
+        }),
     };
     let reached = std::sync::atomic::AtomicBool::new(false);
     if population == 0 {
         // Nothing to search (n = 2 and 3 have no placement): nothing to draw, and no time.
-        return Ok(so_far(&Draws::default()));
+        return Ok(so_far(&Draws::new(by_pairs)));
     }
-    watch(&so_far(&Draws::default()));
+    watch(&so_far(&Draws::new(by_pairs)));
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let started = std::sync::atomic::AtomicUsize::new(0);
-    let draws = std::sync::Mutex::new(Draws::default());
+    let draws = std::sync::Mutex::new(Draws::new(by_pairs));
     crate::system::on_pool(options.threads, || {
         (0..options.threads.max(1))
             .into_par_iter()
@@ -295,90 +313,6 @@ fn sample(
     // Why it stopped is what it was when it stopped, not after a draw finished late.
     last.reached = reached.into_inner();
     Ok(last)
-}
-
-/// The draws so far, summed as they come in (Welford's running mean and sum of squared
-/// deviations, which stay accurate where a plain sum of squares would cancel).
-#[derive(Debug, Default)]
-struct Draws {
-    count: usize,
-    mean: f64,
-    squares: f64,
-    /// Pieces of work timed.
-    timed: u64,
-    /// The mean of the pairs the draws estimate, and of those ANDed.
-    pairs: f64,
-    anded: f64,
-    /// The sum of cubed deviations from the mean, kept alike: the draws' skew.
-    cubes: f64,
-}
-
-impl Draws {
-    /// One more draw: its time and pairs scaled to the whole count, and the pieces it timed.
-    fn add(&mut self, drawn: &Drawn) {
-        let time = drawn.seconds * drawn.stands_for;
-        self.count += 1;
-        self.timed += u64::from(drawn.pieces);
-        let k = self.count as f64;
-        // Terriberry's update of the central moments: the third's from the second's before.
-        let before = time - self.mean;
-        let (step, square) = (before / k, before * before / k * (k - 1.0));
-        self.mean += step;
-        self.cubes += square * step * (k - 2.0) - 3.0 * step * self.squares;
-        self.squares += square;
-        self.pairs += (drawn.pairs * drawn.stands_for - self.pairs) / k;
-        self.anded += (drawn.anded * drawn.stands_for - self.anded) / k;
-    }
-
-    /// Half the width of the 95% interval of the mean, where `mass_error` is the relative
-    /// variance of Σw, independent of the draws': Student's t on the draws, or the wider side of
-    /// Hall's interval, which corrects it for their skew, where that is wider.
-    ///
-    /// A draw's time spans orders of magnitude even weighed: a few rare row sets cost many times
-    /// the mean. A sample that happens to hold none of them has both a low mean and a low
-    /// spread, so Student's t, symmetric about the mean, leaves the true value above its
-    /// interval more often than 5% of the time. Hall's transformation of the t statistic
-    /// (Hall 1992: g(T) = T + γT²/(3√k) + γ²T³/(27k) + γ/(6√k), γ the sample's skew) takes most
-    /// of that skew out, and its interval reaches further on the side the draws lean to. One
-    /// margin, the wider side, is what the reports and the shard sizing use. With γ/√k it
-    /// narrows to Student's t as the draws grow, whatever law they follow.
-    fn margin(&self, mass_error: f64) -> f64 {
-        let k = self.count;
-        if k < 2 {
-            return f64::INFINITY;
-        }
-        let (kf, t) = (k as f64, t95(k - 1));
-        let error = (self.squares / (kf - 1.0) / kf + self.mean.powi(2) * mass_error).sqrt();
-        let (second, third) = (self.squares / kf, self.cubes / kf);
-        // γ/√k; 0 where two draws cannot have a skew or all were equal.
-        let lean = if k > 2 && second > 0.0 {
-            third / second.powf(1.5) / kf.sqrt()
-        } else {
-            0.0
-        };
-        // The inverse of Hall's g, whose quantiles are Student's t's.
-        let inverse = |x: f64| match lean {
-            0.0 => x,
-            r => 3.0 * ((1.0 + r * (x - r / 6.0)).cbrt() - 1.0) / r,
-        };
-        error * t.max(-inverse(-t)).max(inverse(t))
-    }
-}
-
-/// The 97.5% quantile of Student's t with `dof` degrees of freedom: the half-width of a 95%
-/// interval in standard errors of a mean of `dof + 1` draws. A table to 30, then 1.96 + 2.5 /
-/// dof (within 0.002 of the true values from 30 up).
-fn t95(dof: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    match dof {
-        0 => f64::INFINITY,
-        1..=30 => TABLE[dof - 1],
-        _ => 1.96 + 2.5 / dof as f64,
-    }
 }
 
 #[cfg(test)]
@@ -441,121 +375,6 @@ mod tests {
         assert!(seen.load(Ordering::SeqCst), "the width was never reached");
         assert!(e.margin > 0.1 * e.cpu, "the late draw was not added: {e:?}");
         assert_eq!(e.precise(), Some(true), "{e:?}");
-    }
-
-    #[test]
-    fn few_draws_widen_the_interval_by_students_t() {
-        assert_eq!(t95(2), 4.303);
-        assert!((t95(30) - 2.042).abs() < 0.002 && (t95(31) - 2.040).abs() < 0.002);
-        assert!((t95(60) - 2.000).abs() < 0.002 && (t95(120) - 1.980).abs() < 0.002);
-        assert!((t95(1_000_000) - 1.96).abs() < 0.001);
-        assert!(
-            (1..200).all(|d| t95(d + 1) < t95(d)),
-            "falls as the draws grow"
-        );
-    }
-
-    /// Of samples of 10 draws from a log-normal law (skewed as the join's row sets are), the
-    /// interval holds the true mean clearly more often than Student's t alone, which falls far
-    /// short of 95% there.
-    #[test]
-    fn skewed_draws_widen_the_interval() {
-        let (sigma, k, samples) = (1.0f64, 10, 4000);
-        let truth = (sigma * sigma / 2.0).exp();
-        let mut rng = SplitMix64(11);
-        let mut normal = || {
-            let (u, v) = (1.0 - rng.uniform(), rng.uniform());
-            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-        };
-        let (mut held, mut held_by_t) = (0, 0);
-        for _ in 0..samples {
-            let mut draws = Draws::default();
-            for _ in 0..k {
-                let seconds = (sigma * normal()).exp();
-                draws.add(&Drawn {
-                    stands_for: 1.0,
-                    pieces: 1,
-                    seconds,
-                    pairs: 0.0,
-                    anded: 0.0,
-                });
-            }
-            held += usize::from((draws.mean - truth).abs() <= draws.margin(0.0));
-            held_by_t += usize::from((draws.mean - truth).abs() <= student(&draws));
-        }
-        let (share, by_t) = (
-            held as f64 / samples as f64,
-            held_by_t as f64 / samples as f64,
-        );
-        assert!(
-            share > 0.89 && by_t < 0.86,
-            "held {share}, by Student's t alone {by_t}"
-        );
-    }
-
-    /// Student's t's half-width alone.
-    fn student(draws: &Draws) -> f64 {
-        let k = draws.count as f64;
-        t95(draws.count - 1) * (draws.squares / (k * (k - 1.0))).sqrt()
-    }
-
-    /// The interval narrows to Student's t as the draws grow, whatever law they follow (here
-    /// two values far apart); draws all alike have none.
-    #[test]
-    fn the_interval_narrows_as_the_draws_grow() {
-        let mut draws = Draws::default();
-        for i in 0..100_000 {
-            let seconds = if i % 3 == 0 { 1e-6 } else { 1.0 };
-            draws.add(&Drawn {
-                stands_for: 1.0,
-                pieces: 1,
-                seconds,
-                pairs: 0.0,
-                anded: 0.0,
-            });
-        }
-        let (margin, student) = (draws.margin(0.0), student(&draws));
-        assert!(
-            margin > student && margin < 1.01 * student,
-            "{margin} against {student}"
-        );
-        let mut same = Draws::default();
-        for _ in 0..5 {
-            same.add(&Drawn {
-                stands_for: 1.0,
-                pieces: 1,
-                seconds: 2.0,
-                pairs: 0.0,
-                anded: 0.0,
-            });
-        }
-        assert_eq!(same.margin(0.0), 0.0);
-    }
-
-    #[test]
-    fn draws_keep_the_moments_of_the_times_and_the_mean_of_the_pairs() {
-        let times = [3.0, 5.0, 4.0, 11.0, 7.0];
-        let mut draws = Draws::default();
-        for (i, &t) in times.iter().enumerate() {
-            draws.add(&Drawn {
-                stands_for: 2.0,
-                pieces: i as u32,
-                seconds: t / 2.0,
-                pairs: 10.0 * t,
-                anded: 0.0,
-            });
-        }
-        let mean = times.iter().sum::<f64>() / 5.0;
-        let squares: f64 = times.iter().map(|t| (t - mean).powi(2)).sum();
-        let cubes: f64 = times.iter().map(|t| (t - mean).powi(3)).sum();
-        assert_eq!((draws.count, draws.timed), (5, 10));
-        assert!((draws.mean - mean).abs() < 1e-12 && (draws.squares - squares).abs() < 1e-12);
-        assert!(
-            (draws.cubes - cubes).abs() < 1e-9,
-            "{} against {cubes}",
-            draws.cubes
-        );
-        assert!((draws.pairs - 20.0 * mean).abs() < 1e-9);
     }
 
     #[test]

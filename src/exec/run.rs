@@ -262,6 +262,7 @@ impl Finished {
         );
         Counts {
             pairs_anded: plan.pairs_anded().map(u128::from),
+            pairs_tested: plan.pairs_tested().map(u128::from),
             ..counts
         }
     }

@@ -84,6 +84,8 @@ pub(crate) fn choose_for(
 /// holds only the outline of its tables (their group sizes), without their time and memory; it
 /// cannot be executed.
 pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
+    #[cfg(test)]
+    tests::OUTLINES.with(|built| built.set(built.get() + 1));
     match (options.engine, options.split_depth) {
         // Built on a pool of its own, as every plan: outside one, rayon's global pool would be
         // started, and a failure to start it is a panic, not an error.
@@ -95,17 +97,33 @@ pub(crate) fn outline(n: u32, options: &Options) -> Result<Plan, Error> {
 }
 
 /// The outline ([`outline`]) of the plan of `options` whose fingerprint is `fingerprint` (8 hex
-/// digits, as files record it), among the decompositions the board has: a file names its plan
-/// by fingerprint only. The default decomposition's when none matches (the caller then says the
-/// file is of another plan).
-pub(crate) fn outline_of(n: u32, options: &Options, fingerprint: &str) -> Result<Plan, Error> {
+/// digits, as files record it), among the decompositions the board has, the one a file names
+/// (`named`: results from version 5 on) tried first and alone when it matches: each outline
+/// walks the quadrants' placements, most of a merge's time. The default decomposition's when
+/// none matches (the caller then says the file is of another plan).
+pub(crate) fn outline_of(
+    n: u32,
+    options: &Options,
+    fingerprint: &str,
+    named: Option<&str>,
+) -> Result<Plan, Error> {
+    let of = |decomposition| outline(n, &options.with_decomposition(decomposition));
+    let matches = |plan: &Plan| format!("{:08x}", plan.fingerprint()) == fingerprint;
+    let named = Decomposition::ALL
+        .into_iter()
+        .find(|d| Some(d.name()) == named);
+    if let Some(Ok(plan)) = named.map(of) {
+        if matches(&plan) {
+            return Ok(plan);
+        }
+    }
     let mut fastest = None;
     for decomposition in Decomposition::ALL {
         // Where a decomposition does not exist (odd boards, other engines), nor does its plan.
-        let Ok(plan) = outline(n, &options.with_decomposition(decomposition)) else {
+        let Ok(plan) = of(decomposition) else {
             continue;
         };
-        if format!("{:08x}", plan.fingerprint()) == fingerprint {
+        if matches(&plan) {
             return Ok(plan);
         }
         fastest.get_or_insert(plan);
@@ -183,5 +201,41 @@ pub(super) fn auto(
             Err(e) => return Err(e),
         }
         depth += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        /// Outlines built by this thread's calls of [`outline`].
+        pub(super) static OUTLINES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A file that names its decomposition has its plan outlined once; one that does not
+    /// (older versions) costs an outline per decomposition tried, and still finds its plan.
+    #[test]
+    fn a_named_decomposition_is_outlined_alone() {
+        let options = Options::default()
+            .with_threads(1)
+            .with_engine(Some(Engine::Join))
+            .with_split_depth(Some(0));
+        let turn = outline(12, &options.with_decomposition(Decomposition::QuarterTurn)).unwrap();
+        let fingerprint = format!("{:08x}", turn.fingerprint());
+        let built = |named| {
+            OUTLINES.with(|b| b.set(0));
+            let plan = outline_of(12, &options, &fingerprint, named).unwrap();
+            assert_eq!(format!("{:08x}", plan.fingerprint()), fingerprint);
+            OUTLINES.with(|b| b.get())
+        };
+        assert_eq!(built(Some("quarter-turn")), 1);
+        assert_eq!(
+            built(None),
+            2,
+            "the fastest (whole at n = 12), then the quarter turn"
+        );
+        // A name that does not match the fingerprint costs one outline more, no more.
+        assert_eq!(built(Some("whole")), 3);
     }
 }

@@ -320,6 +320,12 @@ impl Plan {
         self.join_tables().map(join::Join::pairs_anded)
     }
 
+    /// The pairs of half-boards the join engine's counter tested (ANDed, or skipped by its
+    /// pivots) in the pieces this plan counted in this process; `None` for the other engines.
+    pub fn pairs_tested(&self) -> Option<u64> {
+        self.join_tables().map(join::Join::pairs_tested)
+    }
+
     /// The join engine's tables and units, for a join plan: what an estimate draws from.
     pub(crate) fn join_tables(&self) -> Option<&join::Join> {
         match &self.pieces {

@@ -39,6 +39,8 @@ pub struct Counts {
     /// not those of pieces counted before a resume, nor of other shards; `None` for the other
     /// engines and for merged counts.
     pub pairs_anded: Option<u128>,
+    /// The pairs of half-boards it tested (ANDed, or skipped by its pivots), alike.
+    pub pairs_tested: Option<u128>,
 }
 
 impl Counts {
@@ -63,6 +65,7 @@ impl Counts {
             split_depth: plan.split_depth(),
             elapsed,
             pairs_anded: None,
+            pairs_tested: None,
         }
     }
 

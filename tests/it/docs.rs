@@ -389,7 +389,18 @@ fn the_guide_s_campaign_folders_are_ignored() {
         let word = word.strip_prefix("DIR=").unwrap_or(word);
         let name = word.rsplit('/').next().unwrap_or(word);
         let default = name.starts_with("nqueens-n") && name.contains("-k");
-        let own = ["q22", "q16", "q16-turn", "q28-b", "q28-turn", "qa", "qb"].contains(&name);
+        let own = [
+            "q22",
+            "q16",
+            "q16-turn",
+            "q28-b",
+            "q28-turn",
+            "qa",
+            "qb",
+            "q14-slurm",
+            "q14-sge",
+        ]
+        .contains(&name);
         if (default || own) && word.len() > 1 {
             folders.push(name.trim_end_matches(['.', ',', ':', ')']).to_string());
         }

@@ -36,6 +36,9 @@ pub struct Report {
     /// shards').
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs_anded: Option<u128>,
+    /// The pairs it tested (ANDed, or skipped by its pivots), alike.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs_tested: Option<u128>,
 }
 
 impl From<&Counts> for Report {
@@ -54,6 +57,7 @@ impl From<&Counts> for Report {
             split_depth: c.split_depth,
             nodes: c.nodes,
             pairs_anded: c.pairs_anded,
+            pairs_tested: c.pairs_tested,
         }
     }
 }
@@ -120,6 +124,7 @@ mod tests {
             split_depth: 14,
             nodes: None,
             pairs_anded: None,
+            pairs_tested: None,
         };
         let lines = [
             table_header(),

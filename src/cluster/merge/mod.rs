@@ -592,8 +592,13 @@ fn held_to_plan(results: &[(String, PartialResult)], threads: usize) -> Result<P
         source,
     };
     // The files agree on their fingerprint (RUN_FIELDS), which says their decomposition.
-    let plan =
-        crate::plan::choose::outline_of(first.n, &options, &first.plan).map_err(plan_error)?;
+    let plan = crate::plan::choose::outline_of(
+        first.n,
+        &options,
+        &first.plan,
+        first.decomposition.as_deref(),
+    )
+    .map_err(plan_error)?;
     let partition = Partition::new(&plan, first.shards, threads).map_err(plan_error)?;
     let summaries = partition.summaries();
     let fingerprint = format!("{:08x}", plan.fingerprint());

@@ -90,8 +90,10 @@ pub(crate) struct Join {
     prices: OnceLock<Vec<u64>>,
     /// How an even board's units are counted.
     way: Way,
-    /// The pairs the counter ANDed in the blocks counted so far ([`Join::pairs_anded`]).
+    /// The pairs the counter ANDed and tested in the blocks counted so far
+    /// ([`Join::pairs_anded`], [`Join::pairs_tested`]).
     anded: AtomicU64,
+    tested: AtomicU64,
 }
 
 /// How the join engine counts an even board's units (odd boards: always [`Way::Whole`]).
@@ -196,6 +198,7 @@ impl Join {
             prices: OnceLock::new(),
             way: way(n, Decomposition::Fastest),
             anded: AtomicU64::new(0),
+            tested: AtomicU64::new(0),
         })
     }
 
@@ -263,12 +266,15 @@ impl Join {
     /// Solutions of the whole board in block `i`: Σ weight × solutions over its units.
     pub(crate) fn count_block(&self, i: usize) -> u64 {
         let mut total = 0u64;
-        let before = anded_here();
+        let before = work_here();
         units::row_sets(self.n, self.blocks[i], |east| {
             total += self.count_row_set(east)
         });
+        let after = work_here();
         self.anded
-            .fetch_add(anded_here() - before, Ordering::Relaxed);
+            .fetch_add(after[0] - before[0], Ordering::Relaxed);
+        self.tested
+            .fetch_add(after[1] - before[1], Ordering::Relaxed);
         total
     }
 
@@ -276,6 +282,12 @@ impl Join {
     /// counted so far, on every thread.
     pub(crate) fn pairs_anded(&self) -> u64 {
         self.anded.load(Ordering::Relaxed)
+    }
+
+    /// The pairs the counter tested (ANDed, or skipped by its pivots) in the blocks this engine
+    /// counted so far, on every thread.
+    pub(crate) fn pairs_tested(&self) -> u64 {
+        self.tested.load(Ordering::Relaxed)
     }
 
     /// Solutions of the whole board in the units of the east row set `east` that are the
@@ -585,9 +597,13 @@ thread_local! {
     static BUFFERS: RefCell<Buffers> = RefCell::default();
 }
 
-/// The pairs this thread's counter has ANDed so far ([`pairs::Scratch::anded`]).
-fn anded_here() -> u64 {
-    BUFFERS.with(|b| b.borrow().scratch.anded)
+/// The pairs this thread's counter has ANDed and tested so far ([`pairs::Scratch::anded`],
+/// [`pairs::Scratch::tested`]).
+fn work_here() -> [u64; 2] {
+    BUFFERS.with(|b| {
+        let scratch = &b.borrow().scratch;
+        [scratch.anded, scratch.tested]
+    })
 }
 
 /// A worker thread's buffers, reused from row set to row set.

@@ -104,6 +104,12 @@ enum CliCommand {
     Solve(SolveArgs),
     /// Predict the CPU and wall time of a count (and of one shard) from a timed random sample of
     /// its work, with a 95% confidence interval
+    ///
+    /// The time's interval covers this sample on this machine at the speed it ran during the
+    /// sampling, a drift within the run included; it cannot cover another machine, nor this one
+    /// slower or faster later (a shared machine drifts by 10% or more between runs): time a
+    /// short estimate on the machine that will count. The pairs' intervals are of the work
+    /// alone, which no clock enters: they hold on any machine.
     #[command(after_help = ESTIMATE_EXAMPLES)]
     Estimate(EstimateArgs),
     /// Print the shell completion script for SHELL (e.g. `nqueens completions bash >

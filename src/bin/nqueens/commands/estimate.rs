@@ -216,10 +216,13 @@ struct Figures {
     /// The pairs of half-boards the join engine's count would test, and how many per CPU
     /// second (null for the other engines).
     pairs: Option<f64>,
+    /// Half the width of the pairs' 95% interval: work, which no clock enters.
+    pairs_margin: Option<f64>,
     pairs_per_cpu_second: Option<f64>,
-    /// Of those, the pairs its counter would AND (those its pivots do not skip), and how many
-    /// per solution where the total is known.
+    /// Of those, the pairs its counter would AND (those its pivots do not skip), with their
+    /// margin, and how many per solution where the total is known.
     pairs_anded: Option<f64>,
+    pairs_anded_margin: Option<f64>,
     pairs_anded_per_solution: Option<f64>,
     seed: u64,
     sampling_seconds: f64,
@@ -278,8 +281,10 @@ impl Figures {
             share_with_unit: e.share,
             weighed: e.weighed,
             pairs: e.pairs,
+            pairs_margin: e.pairs_margin,
             pairs_per_cpu_second: e.pairs.map(|p| p / e.cpu.max(f64::MIN_POSITIVE)),
             pairs_anded: e.anded,
+            pairs_anded_margin: e.anded_margin,
             pairs_anded_per_solution: e.anded.and_then(|a| {
                 let known = nqueens::known::known(e.n)?.total;
                 (known > 0).then(|| a / known as f64)
@@ -447,17 +452,28 @@ fn work(f: &Figures, unit: (f64, &str)) -> String {
         significant(f.cpu_core_years_margin)
     );
     if let (Some(pairs), Some(rate)) = (f.pairs, f.pairs_per_cpu_second) {
+        let margin = pairs_margin(pairs, f.pairs_margin);
         out += &format!(
-            "{:<24} {pairs:.3e} ({rate:.3e} per CPU second)\n",
+            "{:<24} {pairs:.3e}{margin} ({rate:.3e} per CPU second)\n",
             "pairs tested"
         );
     }
     if let Some(anded) = f.pairs_anded {
+        let margin = pairs_margin(anded, f.pairs_anded_margin);
         let per = (f.pairs_anded_per_solution)
             .map_or(String::new(), |p| format!(" ({p:.3e} per solution)"));
-        out += &format!("{:<24} {anded:.3e}{per}\n", "pairs ANDed");
+        out += &format!("{:<24} {anded:.3e}{margin}{per}\n", "pairs ANDed");
     }
     out
+}
+
+/// A count of pairs' margin as the report shows it: ± its share of the value, where it is
+/// finite (two draws at least).
+fn pairs_margin(value: f64, margin: Option<f64>) -> String {
+    match margin {
+        Some(m) if m.is_finite() && value > 0.0 => format!(" ± {:.1}%", 100.0 * m / value),
+        _ => String::new(),
+    }
 }
 
 /// The wall time on the run's threads, and one shard's where shards were asked for.

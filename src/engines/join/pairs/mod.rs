@@ -73,6 +73,8 @@ pub(crate) struct Scratch {
     /// the patterns the pivots do not skip), every pair of a plain count. Added to, never
     /// reset: a caller reads the difference.
     pub(crate) anded: u64,
+    /// Pairs tested so far by [`count_disjoint`] (those the pivots skip too), kept alike.
+    pub(crate) tested: u64,
 }
 
 impl Default for Scratch {
@@ -97,6 +99,7 @@ impl Default for Scratch {
                 order: Vec::new(),
             }),
             anded: 0,
+            tested: 0,
         }
     }
 }
@@ -158,6 +161,7 @@ pub(crate) fn count_plain(a: &[u64], b: &[u64]) -> u64 {
 
 /// Pairs `(x, y)` of `a` × `b` with `x & y == 0`, where every key is below `2^bits` (bits ≤ 64).
 pub(crate) fn count_disjoint(a: &[u64], b: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
+    scratch.tested += (a.len() * b.len()) as u64;
     count_sample(a, b, bits, scratch, Sample::ALL, &mut || ())
 }
 
@@ -332,6 +336,7 @@ fn sliced(
         bases,
         map,
         anded,
+        tested: _,
     } = s;
     // Loops, not closures, below: a closure would be compiled without the caller's CPU features.
     if !sorts {
