@@ -232,7 +232,7 @@ impl Quadrants {
         let rows = n - cols;
         let groups = 1usize << (rows + cols);
         let tally = atomic_zeros(groups + 1)?;
-        walk(n, rows, cols, &|g| {
+        walk(rows, cols, &|g| {
             tally[g + 1].fetch_add(1, Ordering::Relaxed);
         });
         let mut counts = Vec::new();
@@ -555,42 +555,52 @@ impl Slots {
 const SERIAL_ROWS: u32 = 3;
 
 /// Calls `visit(group)` for every non-attacking placement in the `rows`×`cols` rectangle at the
-/// top left of an `n`-board, the empty one included, from the threads of the current rayon
-/// pool: the first [`SERIAL_ROWS`] rows are enumerated here, the rest of each branch in
-/// parallel. (It counts the groups, [`Quadrants::outline`]; the table is filled from them.)
-fn walk(n: u32, rows: u32, cols: u32, visit: &(dyn Fn(usize) + Sync)) {
-    /// Row set, column set and the two diagonal masks of a partial placement.
-    type State = (u32, u32, u64, u64);
-    /// `size`: the rectangle's rows and columns.
-    type Size = (u32, u32);
-    fn go(n: u32, r: u32, stop: u32, size: Size, state: State, out: &mut dyn FnMut(u32, State)) {
-        let ((_, cols), (row_set, col_set, d1, d2)) = (size, state);
+/// top left of a board, the empty one included, from the threads of the current rayon pool: the
+/// first [`SERIAL_ROWS`] rows are enumerated here, the rest of each branch in parallel. (It
+/// counts the groups, [`Quadrants::outline`]; the table is filled from them.) Only the
+/// rectangle's queens attack its squares, so the board's size does not enter: a row's free
+/// columns are those no queen above holds or attacks along a diagonal, the diagonals kept as
+/// the columns they reach in the current row (shifted a column east and west each row; those
+/// that leave the rectangle never come back).
+fn walk(rows: u32, cols: u32, visit: &(dyn Fn(usize) + Sync)) {
+    /// Row set, column set, and the columns of the current row attacked along the diagonals
+    /// running east and west.
+    type State = (u32, u32, u32, u32);
+    fn go(r: u32, stop: u32, cols: u32, state: State, out: &mut dyn FnMut(u32, State)) {
         if r == stop {
             out(r, state);
             return;
         }
-        go(n, r + 1, stop, size, state, out);
-        for c in 0..cols {
-            let (a, b) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
-            if col_set & (1 << c) == 0 && d1 & a == 0 && d2 & b == 0 {
-                let next = (row_set | 1 << r, col_set | 1 << c, d1 | a, d2 | b);
-                go(n, r + 1, stop, size, next, out);
-            }
+        let (row_set, col_set, east, west) = state;
+        let within = (1u32 << cols) - 1;
+        go(
+            r + 1,
+            stop,
+            cols,
+            (row_set, col_set, east << 1 & within, west >> 1),
+            out,
+        );
+        let mut free = !(col_set | east | west) & within;
+        while free != 0 {
+            let queen = free & free.wrapping_neg();
+            free ^= queen;
+            let next = (
+                row_set | 1 << r,
+                col_set | queen,
+                (east | queen) << 1 & within,
+                (west | queen) >> 1,
+            );
+            go(r + 1, stop, cols, next, out);
         }
     }
     let leaf =
         |(row_set, col_set, _, _): State| visit(((row_set as usize) << cols) | col_set as usize);
     let mut branches = Vec::new();
-    go(
-        n,
-        0,
-        SERIAL_ROWS.min(rows),
-        (rows, cols),
-        (0, 0, 0, 0),
-        &mut |r, s| branches.push((r, s)),
-    );
+    go(0, SERIAL_ROWS.min(rows), cols, (0, 0, 0, 0), &mut |r, s| {
+        branches.push((r, s))
+    });
     branches.par_iter().for_each(|&(r, state)| {
-        go(n, r, rows, (rows, cols), state, &mut |_, s| leaf(s));
+        go(r, rows, cols, state, &mut |_, s| leaf(s));
     });
 }
 
@@ -679,7 +689,7 @@ mod tests {
     fn walked(n: u32) -> u64 {
         let cols = n / 2;
         let entries = std::sync::atomic::AtomicU64::new(0);
-        walk(n, n - cols, cols, &|_| {
+        walk(n - cols, cols, &|_| {
             entries.fetch_add(1, Ordering::Relaxed);
         });
         entries.into_inner()
