@@ -18,6 +18,8 @@
 
 use std::collections::VecDeque;
 
+use crate::plan::sample::Drawn;
+
 /// The most lags whose autocorrelation the rate's error counts: past this many draws apart,
 /// a run's drift shows in the lags before.
 const MAX_LAG: usize = 16;
@@ -176,7 +178,7 @@ impl Draws {
     }
 
     /// One more draw: its time and pairs scaled to the whole count, and the pieces it timed.
-    pub(super) fn add(&mut self, drawn: &super::Drawn) {
+    pub(super) fn add(&mut self, drawn: &Drawn) {
         let time = drawn.seconds * drawn.stands_for;
         let work = match self.by_pairs {
             true => drawn.anded * drawn.stands_for,
@@ -224,7 +226,6 @@ fn t95(dof: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::sample::Drawn;
     use crate::util::rng::SplitMix64;
 
     fn drawn(seconds: f64, anded: f64) -> Drawn {
