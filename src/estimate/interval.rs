@@ -155,9 +155,8 @@ pub(super) struct Draws {
     /// The pairs each draw estimates the count tests, and of those, the ones it ANDs.
     pub(super) pairs: Moments,
     pub(super) anded: Moments,
-    /// What the rate is of: the pairs ANDed where the draws count pairs, else the pieces a draw
-    /// stands for (every piece one unit of work).
-    work: Moments,
+    /// Σ time over Σ work, where the work is the pairs ANDed if the draws count pairs, else the
+    /// pieces a draw stands for (every piece one unit of work).
     rate: Rate,
     by_pairs: bool,
     /// Pieces of work timed.
@@ -186,7 +185,6 @@ impl Draws {
         };
         self.timed += u64::from(drawn.pieces);
         self.time.add(time);
-        self.work.add(work);
         self.pairs.add(drawn.pairs * drawn.stands_for);
         self.anded.add(drawn.anded * drawn.stands_for);
         self.rate.add(time, work);
@@ -200,7 +198,11 @@ impl Draws {
         if k < 2 {
             return f64::INFINITY;
         }
-        let work = self.work.relative(mass_error);
+        // Pieces drawn uniformly are known exactly; only the weights' sum Σw has an error.
+        let work = match self.by_pairs {
+            true => self.anded.relative(mass_error),
+            false => t95(k - 1) * mass_error.sqrt(),
+        };
         let rate = self.rate.relative(k);
         let joint = self.time.mean.abs() * work.hypot(rate);
         self.time.margin(mass_error).max(joint)
