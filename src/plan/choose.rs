@@ -47,8 +47,8 @@ pub(crate) fn choose_for(
     if asked != Decomposition::Fastest {
         let why = if engine != Engine::Join {
             Some("decompositions are the join engine's")
-        } else if n % 2 == 1 {
-            Some("an odd board's units have one decomposition (the quarter turn is of even boards)")
+        } else if n % 2 == 1 && asked == Decomposition::QuarterTurn {
+            Some("an odd board's units are counted by their quarter turn in every decomposition")
         } else {
             None
         };

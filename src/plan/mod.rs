@@ -302,12 +302,12 @@ impl Plan {
         h.finalize()
     }
 
-    /// How the plan counts an even board's units ([`Decomposition::Whole`],
-    /// [`Decomposition::QuarterTurn`] or [`Decomposition::Innermost`]): `None` where there is
-    /// one way only (odd boards, the backtracking engines).
+    /// How the plan counts a board's units ([`Decomposition::Whole`],
+    /// [`Decomposition::QuarterTurn`] (even boards) or [`Decomposition::Innermost`]): `None`
+    /// for the backtracking engines, which have one way only.
     pub fn decomposition(&self) -> Option<Decomposition> {
         let join = self.join_tables()?;
-        self.n.is_multiple_of(2).then_some(match join.way() {
+        Some(match join.way() {
             Way::Whole => Decomposition::Whole,
             Way::QuarterTurn => Decomposition::QuarterTurn,
             Way::Innermost => Decomposition::Innermost,

@@ -30,11 +30,23 @@
 //! ```
 //!
 //! and the pairs with P < Q, which count for nothing, are never formed.
+//!
+//! **Odd boards** (n = 2h + 1) key a unit (m, S), its middle queen at (m, h), the same way by
+//! the queens of the columns beside the middle one: a of the east half's (column h - 1) and b of
+//! the west half's (column h + 1, the innermost of its mirror image). The three queens attack
+//! none of each other exactly when |a - m| ≠ 1, |b - m| ≠ 1 and |a - b| ≠ 2; E(m, a, b) holds
+//! the east halves of S with their queen on row a that attack neither (m, h) nor (b, h + 1),
+//! W(m, a, b) the west halves of the unit with theirs on row b that attack no (a, h - 1), and
+//! the unit's solutions are the disjoint pairs of E × W summed over (a, b), as on even boards.
+//! The east list of a row set serves all its units (the middle queen is filtered with b); each
+//! unit's west list is made without the middle queen's diagonals and narrowed by its level
+//! column ([`super::units::level_column`]), so the odd boards' quarter turn is kept as it was:
+//! a unit's pairs all count alike, and no P or Q is needed.
 
 use std::ops::Range;
 
 use super::half::{Side, Window};
-use super::turn::{distance, each_run, Classed, Runs, Start};
+use super::turn::{distance, each_run, Classed, Part, Runs, Start};
 
 /// A half's label in these lists: the row of its innermost column's queen, then its p.
 pub(crate) type Label = (u8, u8);
@@ -138,6 +150,57 @@ pub(crate) fn count_piece(
             total += 2 * pairs(&e[..e_le], &w[w_le..]);
             total += pairs(&e[e_lt..e_le], &w[..w_le]);
             total += pairs(&e[..e_lt], &w[w_lt..w_le]);
+        }
+    }
+    total
+}
+
+/// The starts of the halves on `rows` of an odd `n`-board (east view): the queen of the
+/// innermost column h - 1 in each of the rows but those `skip` refuses, the rest of the half
+/// on the other rows and columns. Their class means nothing (an odd board's quarter turn is
+/// the level column's), and their p is 0: they are labelled by the queen's row alone.
+pub(crate) fn odd_starts(n: u32, rows: u32, skip: impl Fn(u32) -> bool) -> Vec<Start> {
+    debug_assert!(n % 2 == 1 && n >= 3);
+    let h = n / 2;
+    (0..n)
+        .filter(|&a| rows >> a & 1 != 0 && !skip(a))
+        .map(|a| Start {
+            class: (0, Part::Q),
+            rows: rows & !(1 << a),
+            columns: ((1 << h) - 1) & !(1 << (h - 1)),
+            placed: (1 << (a + h - 1), 1 << (a + n - h)),
+            inner: a as u8,
+            p: 0,
+        })
+        .collect()
+}
+
+/// Σ pairs that share no bit over one piece of an odd board's east halves of a row set and one
+/// of the west halves of its unit with the middle queen on row `m`, both in label order: each
+/// (a, b) apart, the east halves that attack (m, h) or (b, h + 1) and the west halves that
+/// attack (a, h - 1) filtered out ([`filter`]), each pair of lists counted by `count` (the
+/// module header).
+pub(crate) fn count_odd_piece(
+    n: u32,
+    window: Window,
+    m: u32,
+    east: Classed<Label>,
+    west: Classed<Label>,
+    scratch: &mut Scratch,
+    mut count: impl FnMut(&[u64], &[u64]) -> u64,
+) -> u64 {
+    let (h, middle) = (n / 2, window.middle(m));
+    let Scratch { east: e, west: w } = scratch;
+    let mut total = 0;
+    for (a, east_runs) in rows_of(east.runs).filter(|&(a, _)| a.abs_diff(m) != 1) {
+        let a_key = queen(window, n, a, h - 1);
+        for (b, west_runs) in rows_of(west.runs).filter(|&(b, _)| a.abs_diff(b) != 2) {
+            let b_key = queen(window, n, b, h + 1);
+            let (.., e_len) = filter(east, east_runs.clone(), (b_key | middle, a_key), 0, e);
+            let (.., w_len) = filter(west, west_runs, (a_key, b_key), 0, w);
+            if e_len > 0 && w_len > 0 {
+                total += count(&e[..e_len], &w[..w_len]);
+            }
         }
     }
     total

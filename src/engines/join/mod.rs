@@ -336,6 +336,9 @@ impl Join {
             return;
         }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quadrants, self.window);
+        if self.way == Way::Innermost && !n.is_multiple_of(2) {
+            return self.count_odd_keyed(east, units, count, found);
+        }
         if self.way != Way::Whole {
             // An even board: one unit per row set, counted by the quarter turn, and by the
             // innermost key or not.
@@ -352,20 +355,27 @@ impl Join {
                     ..
                 } = b;
                 let mut count = |e: &[u64], w: &[u64]| count(e, w, bits, scratch);
+                let mut total = [0];
+                let (east, west) = (unit.east, unit.west(n));
                 match self.way {
-                    Way::Innermost => {
-                        self.count_pieces(keyed, groups, &unit, keyed::label, |e, w| {
-                            keyed::count_piece(n, window, e, w, keyed_scratch, &mut count)
-                        })
-                    }
+                    Way::Innermost => self.count_pieces(
+                        keyed,
+                        groups,
+                        Turned::by(n, east, Side::East, keyed::label),
+                        &[Turned::by(n, west, Side::West, keyed::label)],
+                        &mut total,
+                        |_, e, w| keyed::count_piece(n, window, e, w, keyed_scratch, &mut count),
+                    ),
                     _ => self.count_pieces(
                         turned,
                         groups,
-                        &unit,
-                        |s| s.class,
-                        |e, w| turn::count_runs(n, e, w, turn, &mut count),
+                        Turned::by(n, east, Side::East, |s| s.class),
+                        &[Turned::by(n, west, Side::West, |s| s.class)],
+                        &mut total,
+                        |_, e, w| turn::count_runs(n, e, w, turn, &mut count),
                     ),
                 }
+                total[0]
             });
             return found(unit.weight, solutions);
         }
@@ -402,19 +412,80 @@ impl Join {
         }
     }
 
-    /// Σ over every piece of `unit`'s east halves and every piece of its west halves, made
-    /// start by start in the order of `label` ([`Turned::by`]) into `lists`, of `each(east
-    /// piece, west piece)`: the loop of an even board's unit, by the quarter turn or the
-    /// innermost key.
+    /// An odd board's units of the east row set `east` by the innermost key ([`keyed`]):
+    /// the east halves made once, start by start in order of a, in pieces; each unit's west
+    /// halves (without its middle queen's diagonals, left of its level column) in order of b,
+    /// once per east piece; `found` called with each unit's times and solutions.
+    fn count_odd_keyed(
+        &self,
+        east: u32,
+        units: &[Unit],
+        mut count: impl PairCounter,
+        mut found: impl FnMut(u32, u64),
+    ) {
+        let (n, h, window, bits) = (self.n, self.n / 2, self.window, self.window.key_bits());
+        let middle = |unit: &Unit| u32::from(unit.middle.unwrap_or_default());
+        let wests: Vec<Turned<keyed::Label>> = (units.iter())
+            .map(|unit| {
+                let (m, level) = (middle(unit), units::level_column(n, unit));
+                // A queen beside the middle one attacks it, and with a level column a queen
+                // on row h would stand in the innermost column, never left of it.
+                let skip = |b: u32| b.abs_diff(m) == 1 || (level.is_some() && b == h);
+                let forbid = forbidden(h, unit);
+                let starts = keyed::odd_starts(n, unit.west(n), skip);
+                Turned::of(starts, Side::West, keyed::label).within((forbid, forbid), level)
+            })
+            .collect();
+        let mut totals = [0u64; 32];
+        BUFFERS.with(|b| {
+            let b = &mut *b.borrow_mut();
+            let Buffers {
+                scratch,
+                groups,
+                keyed,
+                keyed_scratch,
+                ..
+            } = b;
+            let starts = keyed::odd_starts(n, east, |_| false);
+            self.count_pieces(
+                keyed,
+                groups,
+                Turned::of(starts, Side::East, keyed::label),
+                &wests,
+                &mut totals,
+                |i, e, w| {
+                    let mut count = |e: &[u64], w: &[u64]| count(e, w, bits, scratch);
+                    keyed::count_odd_piece(
+                        n,
+                        window,
+                        middle(&units[i]),
+                        e,
+                        w,
+                        keyed_scratch,
+                        &mut count,
+                    )
+                },
+            );
+        });
+        for (unit, &total) in units.iter().zip(&totals) {
+            found(times(n, unit), total);
+        }
+    }
+
+    /// Σ over every piece of the halves `east` and every piece of the halves of each of
+    /// `wests` (each made start by start in label order, [`Turned`], into `lists`) of
+    /// `each(i, east piece, piece of wests[i])`, into `totals[i]`: the loop of the units of one
+    /// row set by the quarter turn or the innermost key (one unit on an even board).
     fn count_pieces<K: Copy + Ord>(
         &self,
         lists: &mut turn::Lists<K>,
         groups: &mut half::Buffers,
-        unit: &Unit,
-        label: fn(&turn::Start) -> K,
-        mut each: impl FnMut(turn::Classed<K>, turn::Classed<K>) -> u64,
-    ) -> u64 {
-        let (n, q, window) = (self.n, &self.quadrants, self.window);
+        mut east_halves: Turned<K>,
+        wests: &[Turned<K>],
+        totals: &mut [u64],
+        mut each: impl FnMut(usize, turn::Classed<K>, turn::Classed<K>) -> u64,
+    ) {
+        let (q, window) = (&self.quadrants, self.window);
         let turn::Lists {
             east,
             east_runs,
@@ -422,36 +493,28 @@ impl Join {
             west_runs,
         } = lists;
         groups.new_row_set(self.made);
-        let mut total = 0;
-        let mut east_halves = Turned::by(n, unit.east, Side::East, label);
         loop {
             east.clear();
             east_runs.clear();
             let more = east_halves.fill(q, window, east, east_runs, self.piece, groups);
-            let mut west_halves = Turned::by(n, unit.west(n), Side::West, label);
-            loop {
-                west.clear();
-                west_runs.clear();
-                let more_west = west_halves.fill(q, window, west, west_runs, self.piece, groups);
-                total += each(
-                    turn::Classed {
-                        keys: east,
-                        runs: east_runs,
-                    },
-                    turn::Classed {
-                        keys: west,
-                        runs: west_runs,
-                    },
-                );
-                if !more_west {
-                    break;
+            for (i, (west_halves, total)) in wests.iter().zip(totals.iter_mut()).enumerate() {
+                let mut west_halves = west_halves.clone();
+                loop {
+                    west.clear();
+                    west_runs.clear();
+                    let more_west =
+                        west_halves.fill(q, window, west, west_runs, self.piece, groups);
+                    let classed = |keys, runs| turn::Classed { keys, runs };
+                    *total += each(i, classed(east, east_runs), classed(west, west_runs));
+                    if !more_west {
+                        break;
+                    }
                 }
             }
             if !more {
                 break;
             }
         }
-        total
     }
 
     /// Solutions of the `members` of one group (bit i: `units[i]`) with the east piece in `b`:
@@ -522,6 +585,17 @@ fn forbidden(h: u32, unit: &Unit) -> u64 {
     unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h))
 }
 
+/// The times each solution of `unit` counts in the board's total: its weight, twice by the
+/// quarter turn of an odd board where it has a level column ([`units::level_column`]).
+fn times(n: u32, unit: &Unit) -> u32 {
+    unit.weight
+        * if units::level_column(n, unit).is_some() {
+            2
+        } else {
+            1
+        }
+}
+
 /// The units of one row set in groups counted together, each with the times each of its
 /// solutions counts in the board's total (a unit's weight, twice by the quarter turn where it
 /// has a level column: [`units::level_column`]) and its members (bit i: `units[i]`): the units
@@ -530,12 +604,7 @@ fn groups(n: u32, units: &[Unit]) -> ([(u32, u32); 32], usize) {
     let mut groups = [(0u32, 0u32); 32];
     let mut len = 0;
     for (i, unit) in units.iter().enumerate() {
-        let times = unit.weight
-            * if units::level_column(n, unit).is_some() {
-                2
-            } else {
-                1
-            };
+        let times = times(n, unit);
         match groups[..len].iter().position(|&(t, _)| t == times) {
             Some(g) => groups[g].1 |= 1 << i,
             None => {
@@ -557,17 +626,17 @@ pub(crate) trait PairCounter:
 impl<F: FnMut(&[u64], &[u64], u32, &mut pairs::Scratch) -> u64> PairCounter for F {}
 
 /// How the engine of an `n`-board counts its units, as `decomposition` says.
+/// An odd board has no quarter turn of its own to ask for (its units are always counted by
+/// theirs), so only whole units and the innermost key.
 fn way(n: u32, decomposition: Decomposition) -> Way {
-    if !n.is_multiple_of(2) {
-        return Way::Whole;
-    }
     let decomposition = match decomposition {
         Decomposition::Fastest => Decomposition::fastest_for(n),
         asked => asked,
     };
     match decomposition {
         Decomposition::Fastest | Decomposition::Whole => Way::Whole,
-        Decomposition::QuarterTurn => Way::QuarterTurn,
+        Decomposition::QuarterTurn if n.is_multiple_of(2) => Way::QuarterTurn,
+        Decomposition::QuarterTurn => Way::Whole,
         Decomposition::Innermost => Way::Innermost,
     }
 }

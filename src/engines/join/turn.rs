@@ -200,11 +200,15 @@ impl Start {
 /// The halves of one side of a unit, start after start ([`starts`]), made in pieces as
 /// [`Halves`] are, each piece with the runs of its starts' labels (their classes, or what
 /// `label` reads of them), in the labels' order.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Turned<K = Class> {
     side: Side,
     starts: Vec<Start>,
     label: fn(&Start) -> K,
+    /// Diagonals no half may use beyond its start's (an odd board's middle queen), and the
+    /// column its queen in the north rectangle's last row stands left of ([`Halves::left_of`]).
+    forbid: Diagonals,
+    level: Option<u32>,
     /// The next start to make, and its halves still to come.
     at: usize,
     halves: Option<Halves>,
@@ -245,14 +249,31 @@ pub(crate) struct Classed<'a, K = Class> {
 impl<K: Copy + Ord> Turned<K> {
     /// The halves on `rows` of an even `n`-board, read for `side`, in the order of `label`.
     pub(crate) fn by(n: u32, rows: u32, side: Side, label: fn(&Start) -> K) -> Turned<K> {
-        let mut starts = starts(n, rows);
+        Turned::of(starts(n, rows), side, label)
+    }
+
+    /// The halves of `starts`, read for `side`, in the order of `label`.
+    pub(crate) fn of(mut starts: Vec<Start>, side: Side, label: fn(&Start) -> K) -> Turned<K> {
         starts.sort_by_key(label);
         Turned {
             side,
             starts,
             label,
+            forbid: (0, 0),
+            level: None,
             at: 0,
             halves: None,
+        }
+    }
+
+    /// Those of these halves that use none of the diagonals `forbid` (masks of "/" and of "\"
+    /// diagonals) and whose queen in the north rectangle's last row stands left of column
+    /// `level`, if any ([`Halves::left_of`]).
+    pub(crate) fn within(self, forbid: Diagonals, level: Option<u32>) -> Turned<K> {
+        Turned {
+            forbid,
+            level,
+            ..self
         }
     }
 
@@ -272,12 +293,18 @@ impl<K: Copy + Ord> Turned<K> {
         while self.at < self.starts.len() {
             let start = self.starts[self.at];
             let halves = self.halves.get_or_insert_with(|| {
-                Halves::on(q.rows(), start.rows, start.columns, start.placed, self.side)
+                let forbid = (
+                    start.placed.0 | self.forbid.0,
+                    start.placed.1 | self.forbid.1,
+                );
+                Halves::on(q.rows(), start.rows, start.columns, forbid, self.side)
+                    .left_of(self.level)
             });
             let from = out.len();
             let more = halves.fill(q, window, out, limit, buffers);
             if out.len() > from {
-                let placed = window.part_key(self.side, start.placed.0, start.placed.1);
+                let placed = window.part_key(self.side, start.placed.0, start.placed.1)
+                    & window.shown(self.side);
                 for key in &mut out[from..] {
                     *key |= placed;
                 }
