@@ -141,15 +141,16 @@ pub struct Options {
 #[non_exhaustive]
 pub enum Decomposition {
     /// The fastest for n ([`Decomposition::fastest_for`]): the innermost key from
-    /// [`Decomposition::INNERMOST_FROM`], whole units below.
+    /// [`Decomposition::INNERMOST_FROM`] (odd boards: [`Decomposition::ODD_INNERMOST_FROM`]),
+    /// whole units below.
     #[default]
     Fastest,
     /// Every unit of an even board by its quarter turn.
     QuarterTurn,
-    /// Every unit of an even board whole.
+    /// Every unit whole (odd boards: by the middle queen's row and the quarter turn).
     Whole,
-    /// Every unit of an even board cut by the rows of its innermost columns' queens, and
-    /// counted by the quarter turn.
+    /// Every unit cut by the rows of its innermost columns' queens (both on even boards, the
+    /// east one on odd boards), and counted by the quarter turn.
     Innermost,
 }
 
@@ -169,6 +170,11 @@ impl Decomposition {
     /// the other at every n.
     pub const INNERMOST_FROM: u32 = 26;
 
+    /// The smallest odd board that [`Decomposition::Fastest`] counts by the innermost key;
+    /// below it, whole units: on smaller boards one list of whole units is counted in one go
+    /// where the key cuts it into one per row of the innermost queen (docs/performance.md).
+    pub const ODD_INNERMOST_FROM: u32 = 27;
+
     /// What it does, in a few words, for help and messages.
     pub fn about(self) -> &'static str {
         match self {
@@ -181,10 +187,14 @@ impl Decomposition {
         }
     }
 
-    /// The decomposition [`Decomposition::Fastest`] stands for on an `n`-board (even boards;
-    /// an odd board has one).
+    /// The decomposition [`Decomposition::Fastest`] stands for on an `n`-board.
     pub fn fastest_for(n: u32) -> Decomposition {
-        if n >= Decomposition::INNERMOST_FROM {
+        let from = if n.is_multiple_of(2) {
+            Decomposition::INNERMOST_FROM
+        } else {
+            Decomposition::ODD_INNERMOST_FROM
+        };
+        if n >= from {
             Decomposition::Innermost
         } else {
             Decomposition::Whole

@@ -16,8 +16,9 @@ fn decomposition_help_lists_every_decomposition_and_where_the_fastest_changes() 
             "{decomposition}: {flat}"
         );
     }
+    let odd = nqueens::Decomposition::ODD_INNERMOST_FROM;
     let fastest = format!(
-        "[default: fastest: {} from n = {from}, {} below]",
+        "[default: fastest: {} from n = {from} and odd n = {odd}, {} below]",
         nqueens::Decomposition::fastest_for(from),
         nqueens::Decomposition::fastest_for(from - 2)
     );

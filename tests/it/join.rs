@@ -181,10 +181,11 @@ fn decomposed(n: u32, decomposition: Decomposition) -> (u128, u32) {
     )
 }
 
-/// Every decomposition of every even board up to 16 gives the published total, each with a
-/// plan of a fingerprint of its own; odd boards and the other engines have none to choose.
+/// Every decomposition of every board up to 17 gives the published total, each with a plan of a
+/// fingerprint of its own; odd boards have no quarter turn to ask for, the other engines no
+/// decomposition.
 #[test]
-fn every_decomposition_of_even_boards_matches_the_table() {
+fn every_decomposition_matches_the_table() {
     let ways = [
         Decomposition::Whole,
         Decomposition::QuarterTurn,
@@ -203,14 +204,29 @@ fn every_decomposition_of_even_boards_matches_the_table() {
         // Below n = 26 the fastest of the join engine is whole units.
         assert_eq!(decomposed(n, Decomposition::Fastest).1, counted[0].1);
     }
-    for (n, engine, why) in [
-        (15, None, "an odd board's units have one decomposition"),
-        (
-            14,
-            Some(Engine::Mirror),
-            "decompositions are the join engine's",
-        ),
-    ] {
+    // Odd boards: whole units and the innermost key, two plans.
+    for n in (3..=17).step_by(2) {
+        let known = known::known(n).unwrap().total;
+        let (whole, key) = (
+            decomposed(n, Decomposition::Whole),
+            decomposed(n, Decomposition::Innermost),
+        );
+        assert_eq!((whole.0, key.0), (known, known), "n = {n}");
+        assert_ne!(whole.1, key.1, "n = {n}");
+        // Below n = 27 the fastest of the join engine is whole units.
+        assert_eq!(decomposed(n, Decomposition::Fastest).1, whole.1);
+    }
+    let odd = Options::default().with_decomposition(Decomposition::QuarterTurn);
+    let refused = nqueens::count(15, &odd).unwrap_err().to_string();
+    assert!(
+        refused.contains("counted by their quarter turn in every decomposition"),
+        "{refused}"
+    );
+    for (n, engine, why) in [(
+        14,
+        Some(Engine::Mirror),
+        "decompositions are the join engine's",
+    )] {
         let options = Options::default()
             .with_engine(engine)
             .with_decomposition(Decomposition::Whole);

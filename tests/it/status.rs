@@ -177,57 +177,61 @@ fn the_cpu_left_is_not_guessed_from_runs_that_have_not_recorded_their_time() {
 }
 
 /// Shards of one board by every decomposition in one folder: a status each, each resubmit line
-/// naming its DECOMPOSITION.
+/// naming its DECOMPOSITION; an even board's three and an odd board's two.
 #[test]
 fn status_of_every_decomposition_in_one_folder_gives_each() {
-    let dir = tempfile::tempdir().unwrap();
-    let ways = [
+    let even = [
         ("shard-1", "whole"),
         ("turn-1", "quarter-turn"),
         ("inner-1", "innermost"),
     ];
-    for (name, decomposition) in ways {
-        nqueens()
-            .args(["count", "16", "--shard", "1/3", "-q", "-o"])
-            .arg(dir.path().join(format!("{name}.json")))
-            .args(["--decomposition", decomposition])
+    for (n, ways) in [(16, &even[..]), (15, &[even[0], even[2]][..])] {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, decomposition) in ways {
+            nqueens()
+                .args(["count", &n.to_string(), "--shard", "1/3", "-q", "-o"])
+                .arg(dir.path().join(format!("{name}.json")))
+                .args(["--decomposition", decomposition])
+                .assert()
+                .success();
+        }
+        let out = nqueens()
+            .args(["status", "--json"])
+            .arg(dir.path())
             .assert()
             .success();
-    }
-    let out = nqueens()
-        .args(["status", "--json"])
-        .arg(dir.path())
-        .assert()
-        .success();
-    // One JSON object, every campaign under "campaigns", the first one's fields on top.
-    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
-    assert_eq!(text.lines().count(), 1, "{text}");
-    let top: Value = serde_json::from_str(&text).unwrap();
-    let lines = top["campaigns"].as_array().unwrap().clone();
-    assert_eq!(lines.len(), 3);
-    assert_eq!(top["decomposition"], lines[0]["decomposition"]);
-    let mut seen: Vec<&str> = lines
-        .iter()
-        .map(|s| s["decomposition"].as_str().unwrap())
-        .collect();
-    seen.sort_unstable();
-    assert_eq!(seen, ["innermost", "quarter-turn", "whole"]);
-    for s in &lines {
-        assert_eq!(
-            (s["done"].clone(), s["array"].clone()),
-            (serde_json::json!([1]), "2-3".into())
-        );
-        assert_eq!(s["problems"], serde_json::json!([]), "{s}");
-        // The decomposition is named where it is not the board's default (whole at n = 16),
-        // as merge.log's advice names what the user set.
-        let again = s["resubmit"].as_str().unwrap();
-        let named = format!("DECOMPOSITION={} ", s["decomposition"].as_str().unwrap());
-        assert_eq!(
-            again.contains(&named),
-            s["decomposition"] != "whole",
-            "{again}"
-        );
-        assert!(again.starts_with("N=16 SHARDS=3 "), "{again}");
+        // One JSON object, every campaign under "campaigns", the first one's fields on top.
+        let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        let top: Value = serde_json::from_str(&text).unwrap();
+        let lines = top["campaigns"].as_array().unwrap().clone();
+        assert_eq!(lines.len(), ways.len());
+        assert_eq!(top["decomposition"], lines[0]["decomposition"]);
+        let mut seen: Vec<&str> = lines
+            .iter()
+            .map(|s| s["decomposition"].as_str().unwrap())
+            .collect();
+        seen.sort_unstable();
+        let mut expected: Vec<&str> = ways.iter().map(|w| w.1).collect();
+        expected.sort_unstable();
+        assert_eq!(seen, expected);
+        for s in &lines {
+            assert_eq!(
+                (s["done"].clone(), s["array"].clone()),
+                (serde_json::json!([1]), "2-3".into())
+            );
+            assert_eq!(s["problems"], serde_json::json!([]), "{s}");
+            // The decomposition is named where it is not the board's default (whole at n = 15
+            // and 16), as merge.log's advice names what the user set.
+            let again = s["resubmit"].as_str().unwrap();
+            let named = format!("DECOMPOSITION={} ", s["decomposition"].as_str().unwrap());
+            assert_eq!(
+                again.contains(&named),
+                s["decomposition"] != "whole",
+                "{again}"
+            );
+            assert!(again.starts_with(&format!("N={n} SHARDS=3 ")), "{again}");
+        }
     }
 }
 

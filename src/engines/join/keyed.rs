@@ -45,7 +45,7 @@
 
 use std::ops::Range;
 
-use super::half::{Side, Window};
+use super::half::{keep_clear, Side, Window};
 use super::turn::{distance, each_run, Classed, Part, Runs, Start};
 
 /// A half's label in these lists: the row of its innermost column's queen, then its p.
@@ -156,14 +156,14 @@ pub(crate) fn count_piece(
 }
 
 /// The starts of the halves on `rows` of an odd `n`-board (east view): the queen of the
-/// innermost column h - 1 in each of the rows but those `skip` refuses, the rest of the half
-/// on the other rows and columns. Their class means nothing (an odd board's quarter turn is
-/// the level column's), and their p is 0: they are labelled by the queen's row alone.
-pub(crate) fn odd_starts(n: u32, rows: u32, skip: impl Fn(u32) -> bool) -> Vec<Start> {
+/// innermost column h - 1 in each of the rows, the rest of the half on the other rows and
+/// columns. Their class means nothing (an odd board's quarter turn is the level column's), and
+/// their p is 0: they are labelled by the queen's row alone.
+pub(crate) fn odd_starts(n: u32, rows: u32) -> Vec<Start> {
     debug_assert!(n % 2 == 1 && n >= 3);
     let h = n / 2;
     (0..n)
-        .filter(|&a| rows >> a & 1 != 0 && !skip(a))
+        .filter(|&a| rows >> a & 1 != 0)
         .map(|a| Start {
             class: (0, Part::Q),
             rows: rows & !(1 << a),
@@ -175,32 +175,39 @@ pub(crate) fn odd_starts(n: u32, rows: u32, skip: impl Fn(u32) -> bool) -> Vec<S
         .collect()
 }
 
-/// Σ pairs that share no bit over one piece of an odd board's east halves of a row set and one
-/// of the west halves of its unit with the middle queen on row `m`, both in label order: each
-/// (a, b) apart, the east halves that attack (m, h) or (b, h + 1) and the west halves that
-/// attack (a, h - 1) filtered out ([`filter`]), each pair of lists counted by `count` (the
-/// module header).
+/// Σ pairs that share no bit over one piece of an odd board's east halves of a row set, in
+/// label order, and `west`, a piece of the west halves of some of its units: row a by row a of
+/// the east innermost queen, its east halves against the west halves that attack no (a, h - 1)
+/// ([`keep_clear`]), each pair of lists counted by `count`. The east halves that attack a
+/// unit's middle queen are filtered out where `middle` names the one unit (`alone`); where
+/// the west halves are of several units, each carries its middle queen's bits, so that they
+/// clash (the module header).
 pub(crate) fn count_odd_piece(
     n: u32,
     window: Window,
-    m: u32,
     east: Classed<Label>,
-    west: Classed<Label>,
+    west: &[u64],
+    alone: Option<u32>,
     scratch: &mut Scratch,
-    mut count: impl FnMut(&[u64], &[u64]) -> u64,
+    count: &mut impl FnMut(&[u64], &[u64]) -> u64,
 ) -> u64 {
-    let (h, middle) = (n / 2, window.middle(m));
+    let h = n / 2;
     let Scratch { east: e, west: w } = scratch;
     let mut total = 0;
-    for (a, east_runs) in rows_of(east.runs).filter(|&(a, _)| a.abs_diff(m) != 1) {
-        let a_key = queen(window, n, a, h - 1);
-        for (b, west_runs) in rows_of(west.runs).filter(|&(b, _)| a.abs_diff(b) != 2) {
-            let b_key = queen(window, n, b, h + 1);
-            let (.., e_len) = filter(east, east_runs.clone(), (b_key | middle, a_key), 0, e);
-            let (.., w_len) = filter(west, west_runs, (a_key, b_key), 0, w);
-            if e_len > 0 && w_len > 0 {
-                total += count(&e[..e_len], &w[..w_len]);
-            }
+    for (a, runs) in rows_of(east.runs) {
+        if alone.is_some_and(|m| a.abs_diff(m) == 1) {
+            continue;
+        }
+        // A row's runs are consecutive, and so are their keys.
+        let from = east.runs[runs.start].1;
+        let to = east.runs.get(runs.end).map_or(east.keys.len(), |r| r.1);
+        let mut row = &east.keys[from..to];
+        if let Some(m) = alone {
+            row = keep_clear(row, window.middle(m), e);
+        }
+        let clear = keep_clear(west, queen(window, n, a, h - 1), w);
+        if !row.is_empty() && !clear.is_empty() {
+            total += count(row, clear);
         }
     }
     total

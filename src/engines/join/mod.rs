@@ -336,10 +336,7 @@ impl Join {
             return;
         }
         let (n, h, q, window) = (self.n, self.n / 2, &self.quadrants, self.window);
-        if self.way == Way::Innermost && !n.is_multiple_of(2) {
-            return self.count_odd_keyed(east, units, count, found);
-        }
-        if self.way != Way::Whole {
+        if self.way != Way::Whole && n.is_multiple_of(2) {
             // An even board: one unit per row set, counted by the quarter turn, and by the
             // innermost key or not.
             let (unit, bits) = (units[0], window.key_bits());
@@ -355,40 +352,44 @@ impl Join {
                     ..
                 } = b;
                 let mut count = |e: &[u64], w: &[u64]| count(e, w, bits, scratch);
-                let mut total = [0];
-                let (east, west) = (unit.east, unit.west(n));
                 match self.way {
-                    Way::Innermost => self.count_pieces(
-                        keyed,
-                        groups,
-                        Turned::by(n, east, Side::East, keyed::label),
-                        &[Turned::by(n, west, Side::West, keyed::label)],
-                        &mut total,
-                        |_, e, w| keyed::count_piece(n, window, e, w, keyed_scratch, &mut count),
-                    ),
+                    Way::Innermost => {
+                        self.count_pieces(keyed, groups, &unit, keyed::label, |e, w| {
+                            keyed::count_piece(n, window, e, w, keyed_scratch, &mut count)
+                        })
+                    }
                     _ => self.count_pieces(
                         turned,
                         groups,
-                        Turned::by(n, east, Side::East, |s| s.class),
-                        &[Turned::by(n, west, Side::West, |s| s.class)],
-                        &mut total,
-                        |_, e, w| turn::count_runs(n, e, w, turn, &mut count),
+                        &unit,
+                        |s| s.class,
+                        |e, w| turn::count_runs(n, e, w, turn, &mut count),
                     ),
                 }
-                total[0]
             });
             return found(unit.weight, solutions);
         }
         let (groups, len) = groups(n, units);
         let groups = &groups[..len];
         let mut totals = [0u64; 32];
+        // By the innermost key, the east halves come in order of their innermost queen's row.
+        let keyed = self.way == Way::Innermost;
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
             b.groups.new_row_set(self.made);
             let mut east_halves = Halves::new(q.rows(), h, east, 0, Side::East);
+            let mut keyed_halves = keyed.then(|| {
+                let starts = keyed::odd_starts(n, east);
+                Turned::of(starts, Side::East, keyed::label)
+            });
             loop {
                 b.all_east.clear();
-                let more = east_halves.fill(q, window, &mut b.all_east, self.piece, &mut b.groups);
+                b.all_east_runs.clear();
+                let (out, runs, made) = (&mut b.all_east, &mut b.all_east_runs, &mut b.groups);
+                let more = match &mut keyed_halves {
+                    Some(halves) => halves.fill(q, window, out, runs, self.piece, made),
+                    None => east_halves.fill(q, window, out, self.piece, made),
+                };
                 for (&(_, group), total) in groups.iter().zip(&mut totals) {
                     let joint = group.count_ones() > 1 && self.joint.contains(&b.all_east.len());
                     let mut rest = group;
@@ -412,80 +413,19 @@ impl Join {
         }
     }
 
-    /// An odd board's units of the east row set `east` by the innermost key ([`keyed`]):
-    /// the east halves made once, start by start in order of a, in pieces; each unit's west
-    /// halves (without its middle queen's diagonals, left of its level column) in order of b,
-    /// once per east piece; `found` called with each unit's times and solutions.
-    fn count_odd_keyed(
-        &self,
-        east: u32,
-        units: &[Unit],
-        mut count: impl PairCounter,
-        mut found: impl FnMut(u32, u64),
-    ) {
-        let (n, h, window, bits) = (self.n, self.n / 2, self.window, self.window.key_bits());
-        let middle = |unit: &Unit| u32::from(unit.middle.unwrap_or_default());
-        let wests: Vec<Turned<keyed::Label>> = (units.iter())
-            .map(|unit| {
-                let (m, level) = (middle(unit), units::level_column(n, unit));
-                // A queen beside the middle one attacks it, and with a level column a queen
-                // on row h would stand in the innermost column, never left of it.
-                let skip = |b: u32| b.abs_diff(m) == 1 || (level.is_some() && b == h);
-                let forbid = forbidden(h, unit);
-                let starts = keyed::odd_starts(n, unit.west(n), skip);
-                Turned::of(starts, Side::West, keyed::label).within((forbid, forbid), level)
-            })
-            .collect();
-        let mut totals = [0u64; 32];
-        BUFFERS.with(|b| {
-            let b = &mut *b.borrow_mut();
-            let Buffers {
-                scratch,
-                groups,
-                keyed,
-                keyed_scratch,
-                ..
-            } = b;
-            let starts = keyed::odd_starts(n, east, |_| false);
-            self.count_pieces(
-                keyed,
-                groups,
-                Turned::of(starts, Side::East, keyed::label),
-                &wests,
-                &mut totals,
-                |i, e, w| {
-                    let mut count = |e: &[u64], w: &[u64]| count(e, w, bits, scratch);
-                    keyed::count_odd_piece(
-                        n,
-                        window,
-                        middle(&units[i]),
-                        e,
-                        w,
-                        keyed_scratch,
-                        &mut count,
-                    )
-                },
-            );
-        });
-        for (unit, &total) in units.iter().zip(&totals) {
-            found(times(n, unit), total);
-        }
-    }
-
-    /// Σ over every piece of the halves `east` and every piece of the halves of each of
-    /// `wests` (each made start by start in label order, [`Turned`], into `lists`) of
-    /// `each(i, east piece, piece of wests[i])`, into `totals[i]`: the loop of the units of one
-    /// row set by the quarter turn or the innermost key (one unit on an even board).
+    /// Σ over every piece of `unit`'s east halves and every piece of its west halves, made
+    /// start by start in the order of `label` ([`Turned::by`]) into `lists`, of `each(east
+    /// piece, west piece)`: the loop of an even board's unit, by the quarter turn or the
+    /// innermost key.
     fn count_pieces<K: Copy + Ord>(
         &self,
         lists: &mut turn::Lists<K>,
         groups: &mut half::Buffers,
-        mut east_halves: Turned<K>,
-        wests: &[Turned<K>],
-        totals: &mut [u64],
-        mut each: impl FnMut(usize, turn::Classed<K>, turn::Classed<K>) -> u64,
-    ) {
-        let (q, window) = (&self.quadrants, self.window);
+        unit: &Unit,
+        label: fn(&turn::Start) -> K,
+        mut each: impl FnMut(turn::Classed<K>, turn::Classed<K>) -> u64,
+    ) -> u64 {
+        let (n, q, window) = (self.n, &self.quadrants, self.window);
         let turn::Lists {
             east,
             east_runs,
@@ -493,28 +433,36 @@ impl Join {
             west_runs,
         } = lists;
         groups.new_row_set(self.made);
+        let mut total = 0;
+        let mut east_halves = Turned::by(n, unit.east, Side::East, label);
         loop {
             east.clear();
             east_runs.clear();
             let more = east_halves.fill(q, window, east, east_runs, self.piece, groups);
-            for (i, (west_halves, total)) in wests.iter().zip(totals.iter_mut()).enumerate() {
-                let mut west_halves = west_halves.clone();
-                loop {
-                    west.clear();
-                    west_runs.clear();
-                    let more_west =
-                        west_halves.fill(q, window, west, west_runs, self.piece, groups);
-                    let classed = |keys, runs| turn::Classed { keys, runs };
-                    *total += each(i, classed(east, east_runs), classed(west, west_runs));
-                    if !more_west {
-                        break;
-                    }
+            let mut west_halves = Turned::by(n, unit.west(n), Side::West, label);
+            loop {
+                west.clear();
+                west_runs.clear();
+                let more_west = west_halves.fill(q, window, west, west_runs, self.piece, groups);
+                total += each(
+                    turn::Classed {
+                        keys: east,
+                        runs: east_runs,
+                    },
+                    turn::Classed {
+                        keys: west,
+                        runs: west_runs,
+                    },
+                );
+                if !more_west {
+                    break;
                 }
             }
             if !more {
                 break;
             }
         }
+        total
     }
 
     /// Solutions of the `members` of one group (bit i: `units[i]`) with the east piece in `b`:
@@ -529,11 +477,15 @@ impl Join {
     ) -> u64 {
         let (n, h, q, window) = (self.n, self.n / 2, &self.quadrants, self.window);
         // Alone: the east halves that avoid the middle queen's diagonals (the first `clear` of
-        // `b.east`); in one go, or on even boards, all of them.
-        let clear = match units[members.trailing_zeros() as usize].middle {
-            Some(m) if !joint => {
-                Some(keep_clear(&b.all_east, window.middle(u32::from(m)), &mut b.east).len())
-            }
+        // `b.east`, or by the innermost key, those of each row apart); in one go, or on even
+        // boards, all of them.
+        let keyed = self.way == Way::Innermost;
+        let alone = units[members.trailing_zeros() as usize]
+            .middle
+            .filter(|_| !joint)
+            .map(u32::from);
+        let clear = match alone {
+            Some(m) if !keyed => Some(keep_clear(&b.all_east, window.middle(m), &mut b.east).len()),
             _ => None,
         };
         // The west halves of the members, one after another, in pieces.
@@ -563,9 +515,26 @@ impl Join {
                 }
                 member = next_member();
             }
+            let bits = window.key_bits();
+            if keyed {
+                let east = turn::Classed {
+                    keys: &b.all_east,
+                    runs: &b.all_east_runs,
+                };
+                let Buffers {
+                    west,
+                    scratch,
+                    keyed_scratch,
+                    ..
+                } = b;
+                found += keyed::count_odd_piece(n, window, east, west, alone, keyed_scratch, {
+                    &mut |e: &[u64], w: &[u64]| count(e, w, bits, scratch)
+                });
+                continue;
+            }
             let east_keys = clear.map_or(&b.all_east[..], |len| &b.east[..len]);
             if !east_keys.is_empty() && !b.west.is_empty() {
-                found += count(east_keys, &b.west, window.key_bits(), &mut b.scratch);
+                found += count(east_keys, &b.west, bits, &mut b.scratch);
             }
         }
         found
@@ -585,17 +554,6 @@ fn forbidden(h: u32, unit: &Unit) -> u64 {
     unit.middle.map_or(0, |m| 1u64 << (u32::from(m) + h))
 }
 
-/// The times each solution of `unit` counts in the board's total: its weight, twice by the
-/// quarter turn of an odd board where it has a level column ([`units::level_column`]).
-fn times(n: u32, unit: &Unit) -> u32 {
-    unit.weight
-        * if units::level_column(n, unit).is_some() {
-            2
-        } else {
-            1
-        }
-}
-
 /// The units of one row set in groups counted together, each with the times each of its
 /// solutions counts in the board's total (a unit's weight, twice by the quarter turn where it
 /// has a level column: [`units::level_column`]) and its members (bit i: `units[i]`): the units
@@ -604,7 +562,12 @@ fn groups(n: u32, units: &[Unit]) -> ([(u32, u32); 32], usize) {
     let mut groups = [(0u32, 0u32); 32];
     let mut len = 0;
     for (i, unit) in units.iter().enumerate() {
-        let times = times(n, unit);
+        let times = unit.weight
+            * if units::level_column(n, unit).is_some() {
+                2
+            } else {
+                1
+            };
         match groups[..len].iter().position(|&(t, _)| t == times) {
             Some(g) => groups[g].1 |= 1 << i,
             None => {
@@ -678,8 +641,10 @@ fn work_here() -> [u64; 2] {
 /// A worker thread's buffers, reused from row set to row set.
 #[derive(Default)]
 struct Buffers {
-    /// A piece of the east halves of a row set.
+    /// A piece of the east halves of a row set, and its runs by innermost row when an odd
+    /// board is counted by the innermost key ([`keyed`]).
     all_east: Vec<u64>,
+    all_east_runs: turn::Runs<keyed::Label>,
     east: Vec<u64>,
     west: Vec<u64>,
     scratch: pairs::Scratch,

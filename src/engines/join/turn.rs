@@ -205,10 +205,6 @@ pub(crate) struct Turned<K = Class> {
     side: Side,
     starts: Vec<Start>,
     label: fn(&Start) -> K,
-    /// Diagonals no half may use beyond its start's (an odd board's middle queen), and the
-    /// column its queen in the north rectangle's last row stands left of ([`Halves::left_of`]).
-    forbid: Diagonals,
-    level: Option<u32>,
     /// The next start to make, and its halves still to come.
     at: usize,
     halves: Option<Halves>,
@@ -259,21 +255,8 @@ impl<K: Copy + Ord> Turned<K> {
             side,
             starts,
             label,
-            forbid: (0, 0),
-            level: None,
             at: 0,
             halves: None,
-        }
-    }
-
-    /// Those of these halves that use none of the diagonals `forbid` (masks of "/" and of "\"
-    /// diagonals) and whose queen in the north rectangle's last row stands left of column
-    /// `level`, if any ([`Halves::left_of`]).
-    pub(crate) fn within(self, forbid: Diagonals, level: Option<u32>) -> Turned<K> {
-        Turned {
-            forbid,
-            level,
-            ..self
         }
     }
 
@@ -293,16 +276,12 @@ impl<K: Copy + Ord> Turned<K> {
         while self.at < self.starts.len() {
             let start = self.starts[self.at];
             let halves = self.halves.get_or_insert_with(|| {
-                let forbid = (
-                    start.placed.0 | self.forbid.0,
-                    start.placed.1 | self.forbid.1,
-                );
-                Halves::on(q.rows(), start.rows, start.columns, forbid, self.side)
-                    .left_of(self.level)
+                Halves::on(q.rows(), start.rows, start.columns, start.placed, self.side)
             });
             let from = out.len();
             let more = halves.fill(q, window, out, limit, buffers);
             if out.len() > from {
+                // A west key of an odd board keeps its windows alone, as its halves' do.
                 let placed = window.part_key(self.side, start.placed.0, start.placed.1)
                     & window.shown(self.side);
                 for key in &mut out[from..] {

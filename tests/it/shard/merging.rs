@@ -267,9 +267,46 @@ fn merged_results_name_their_plan_and_decomposition() {
         )),
         "{text}"
     );
-    // An odd board has one decomposition, and says none.
+    // An odd board names its decomposition too.
     let odd = run_shards(&dir.path().join("odd"), 15, 2, &[]);
-    assert!(read(&odd[0]).get("decomposition").is_none());
+    assert_eq!(read(&odd[0])["decomposition"], "whole");
+}
+
+/// An odd board's two decompositions (whole units and the innermost key), merged together,
+/// confirm each other; their shards mixed in one set are refused.
+#[test]
+fn an_odd_board_is_confirmed_by_its_innermost_key() {
+    let dir = TempDir::new().unwrap();
+    let whole = run_shards(&dir.path().join("whole"), 15, 2, &[]);
+    let inner = run_shards(
+        &dir.path().join("inner"),
+        15,
+        3,
+        &["--decomposition", "innermost"],
+    );
+    assert_eq!(read(&inner[0])["decomposition"], "innermost");
+    let out = nqueens()
+        .args(["merge", "--json"])
+        .args([whole.clone(), inner.clone()].concat())
+        .assert()
+        .success();
+    let out = out.get_output();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let line: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            (line["total"].as_u64(), &line["confirmed"]),
+            (Some(2_279_184), &true.into())
+        );
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("confirmed: the whole and innermost decompositions give the same total"),
+        "{stderr}"
+    );
+    refuses(
+        &[whole[0].clone(), inner[1].clone(), inner[2].clone()],
+        &["cannot merge results of different runs: mixed"],
+    );
 }
 
 /// The decompositions' campaigns of one board, merged together, give every total and say

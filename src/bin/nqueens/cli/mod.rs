@@ -397,11 +397,14 @@ fn decomposition_help() -> String {
         .filter(|&d| d != Decomposition::Fastest)
         .map(|d| format!("{d} ({})", d.about()))
         .collect();
-    let from = Decomposition::INNERMOST_FROM;
+    let (from, odd) = (
+        Decomposition::INNERMOST_FROM,
+        Decomposition::ODD_INNERMOST_FROM,
+    );
     format!(
-        "How the join engine counts an even board: {}; independent ways to one total, with \
-         plans of their own, so that one confirms another's campaign [default: fastest: {} from \
-         n = {from}, {} below]",
+        "How the join engine counts a board: {} (quarter-turn: even boards); independent ways \
+         to one total, with plans of their own, so that one confirms another's campaign \
+         [default: fastest: {} from n = {from} and odd n = {odd}, {} below]",
         ways.join(", "),
         Decomposition::fastest_for(from),
         Decomposition::fastest_for(from - 2),

@@ -1,4 +1,4 @@
-//! The price of each decomposition of an even board: the pairs it forms, its lists' lengths,
+//! The price of each decomposition of a board: the pairs it forms, its lists' lengths,
 //! the time the counter's rate curve (docs/performance.md) predicts for them, and, where asked,
 //! the time and the pairs ANDed when it counts. Every unit of a board to n = 18, and units of
 //! drawn row sets above. A measurement, not a check:
@@ -105,11 +105,22 @@ impl Tally {
     }
 }
 
-/// The decompositions priced, in the order of [`price`]'s tallies.
-const NAMES: [&str; 3] = ["whole", "quarter turn", "innermost"];
+/// The decompositions of an `n`-board priced, with their names, in the order of [`price`]'s
+/// tallies: an odd board's units are counted by the quarter turn in either.
+fn ways(n: u32) -> &'static [(Way, &'static str)] {
+    if n.is_multiple_of(2) {
+        &[
+            (Way::Whole, "whole"),
+            (Way::QuarterTurn, "quarter turn"),
+            (Way::Innermost, "innermost"),
+        ]
+    } else {
+        &[(Way::Whole, "whole"), (Way::Innermost, "innermost")]
+    }
+}
 
 /// Prices `unit` by each decomposition into `tallies`, counting its pairs when `measure`.
-fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 3]) {
+fn price(joins: &[Join], unit: &Unit, measure: bool, tallies: &mut [Tally]) {
     let n = joins[0].n;
     for (c, tally) in tallies.iter_mut().enumerate() {
         let start = thread_cpu_seconds();
@@ -130,7 +141,7 @@ fn price(joins: &[Join; 3], unit: &Unit, measure: bool, tallies: &mut [Tally; 3]
 
 #[test]
 #[ignore]
-fn the_decompositions_of_even_boards_priced() {
+fn the_decompositions_priced() {
     let spec = std::env::var("NQUEENS_PRICE").unwrap_or_else(|_| "16".into());
     for item in spec.split(' ') {
         // n, then the draws (none: every unit), then "lists" to price without counting.
@@ -143,10 +154,12 @@ fn the_decompositions_of_even_boards_priced() {
         } else {
             Quadrant::OnDemand
         };
-        let joins = [Way::Whole, Way::QuarterTurn, Way::Innermost].map(|way| Join {
-            way,
-            ..Join::with(n, how, 1 << 25).unwrap()
-        });
+        let joins: Vec<Join> = (ways(n).iter())
+            .map(|&(way, _)| Join {
+                way,
+                ..Join::with(n, how, 1 << 25).unwrap()
+            })
+            .collect();
         let units: Vec<Unit> = match draws {
             None => units::tests::units(n),
             Some(d) => {
@@ -158,19 +171,15 @@ fn the_decompositions_of_even_boards_priced() {
                 out
             }
         };
-        let mut tallies: [Tally; 3] = Default::default();
+        let mut tallies = vec![Tally::default(); joins.len()];
         for unit in &units {
             let before = tallies.clone();
             price(&joins, unit, measure, &mut tallies);
             if draws.is_some() {
-                let took = |c: usize| tallies[c].seconds - before[c].seconds;
-                eprintln!(
-                    "  row set {:#x}: {:.2} / {:.2} / {:.2} s",
-                    unit.east,
-                    took(0),
-                    took(1),
-                    took(2)
-                );
+                let took: Vec<String> = (tallies.iter().zip(&before))
+                    .map(|(t, b)| format!("{:.2}", t.seconds - b.seconds))
+                    .collect();
+                eprintln!("  row set {:#x}: {} s", unit.east, took.join(" / "));
             }
         }
         // Every unit: per solution; drawn units: their sums.
@@ -182,7 +191,7 @@ fn the_decompositions_of_even_boards_priced() {
             Some(d) => (1.0, format!("over {d} drawn units")),
         };
         eprintln!("n = {n}, {} units, {per}, measured: {measure}", units.len());
-        for (name, t) in NAMES.iter().zip(&tallies) {
+        for ((_, name), t) in ways(n).iter().zip(&tallies) {
             eprintln!(
                 "  {name:>12}: {} counts, pairs {:.3e}, lists 10^{:.2} × 10^{:.2}, predicted \
                  {:.2} s, measured {:.2} s, ANDed {:.3e}",
