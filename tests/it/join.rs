@@ -216,20 +216,20 @@ fn every_decomposition_matches_the_table() {
         // Below n = 27 the fastest of the join engine is whole units.
         assert_eq!(decomposed(n, Decomposition::Fastest).1, whole.1);
     }
-    let odd = Options::default().with_decomposition(Decomposition::QuarterTurn);
-    let refused = nqueens::count(15, &odd).unwrap_err().to_string();
-    assert!(
-        refused.contains("counted by their quarter turn in every decomposition"),
-        "{refused}"
-    );
-    for (n, engine, why) in [(
-        14,
-        Some(Engine::Mirror),
-        "decompositions are the join engine's",
-    )] {
-        let options = Options::default()
-            .with_engine(engine)
-            .with_decomposition(Decomposition::Whole);
+    // Refused: an odd board's quarter turn, and a decomposition of another engine.
+    for (n, options, why) in [
+        (
+            15,
+            Options::default().with_decomposition(Decomposition::QuarterTurn),
+            "counted by their quarter turn in every decomposition",
+        ),
+        (
+            14,
+            (Options::default().with_engine(Some(Engine::Mirror)))
+                .with_decomposition(Decomposition::Whole),
+            "decompositions are the join engine's",
+        ),
+    ] {
         let refused = nqueens::count(n, &options).unwrap_err().to_string();
         assert!(refused.contains(why), "{refused}");
     }
