@@ -1,5 +1,6 @@
-//! The innermost key of even boards: each unit's pairs cut by the rows of its innermost columns'
-//! queens, and counted by the quarter turn with a level fixed by them.
+//! The innermost key: each unit's pairs cut by the rows of its innermost columns' queens (both
+//! on even boards, counted by the quarter turn with a level fixed by them; the east one on odd
+//! boards).
 //!
 //! An even board (n = 2h) has one queen in the east half's innermost column h - 1, at some row
 //! a of the east rows S, and one in the west half's, column h, at some row b of the west rows.
@@ -31,21 +32,22 @@
 //!
 //! and the pairs with P < Q, which count for nothing, are never formed.
 //!
-//! **Odd boards** (n = 2h + 1) key a unit (m, S), its middle queen at (m, h), the same way by
-//! the queens of the columns beside the middle one: a of the east half's (column h - 1) and b of
-//! the west half's (column h + 1, the innermost of its mirror image). The three queens attack
-//! none of each other exactly when |a - m| ≠ 1, |b - m| ≠ 1 and |a - b| ≠ 2; E(m, a, b) holds
-//! the east halves of S with their queen on row a that attack neither (m, h) nor (b, h + 1),
-//! W(m, a, b) the west halves of the unit with theirs on row b that attack no (a, h - 1), and
-//! the unit's solutions are the disjoint pairs of E × W summed over (a, b), as on even boards.
-//! The east list of a row set serves all its units (the middle queen is filtered with b); each
-//! unit's west list is made without the middle queen's diagonals and narrowed by its level
-//! column ([`super::units::level_column`]), so the odd boards' quarter turn is kept as it was:
-//! a unit's pairs all count alike, and no P or Q is needed.
+//! **Odd boards** (n = 2h + 1) key a unit (m, S), its middle queen at (m, h), by the east
+//! half's queen in its innermost column h - 1, at some row a: the unit's solutions are the
+//! disjoint pairs of E(a) × W(a) summed over a, E(a) the east halves of S with that queen that
+//! attack no (m, h) (none where |a - m| = 1), W(a) the unit's west halves that attack no
+//! (a, h - 1). The east list of a row set, made start by start in order of a, serves all its
+//! units; the west lists are the whole units' (no middle queen's diagonal, left of the level
+//! column: [`super::units::level_column`]), so the odd boards' quarter turn is kept, and each
+//! is filtered once per a. Where the units of a row set are counted in one go (`JOINT`), the
+//! west keys carry their middle queen's bits, which clash with the east halves that attack it
+//! and, where |a - m| = 1, with (a, h - 1) itself, so that such a unit's halves are filtered
+//! out whole. Keying by the west innermost queen too, as even boards do, cuts each list again
+//! into lists too short to pay (docs/performance.md).
 
 use std::ops::Range;
 
-use super::half::{keep_clear, Side, Window};
+use super::half::{keep_clear, keep_clear_into, Side, Window, SPARE};
 use super::turn::{distance, each_run, Classed, Part, Runs, Start};
 
 /// A half's label in these lists: the row of its innermost column's queen, then its p.
@@ -85,8 +87,9 @@ fn rows_of(runs: &Runs<Label>) -> impl Iterator<Item = (u32, Range<usize>)> + '_
 
 /// The keys of the runs `of` (a range of `list`'s runs) that share no bit with `clash`, with
 /// the bits `drop` cleared, to `out`; and where their p passes `q` and reaches it: (the end of
-/// those with p < q, of those with p ≤ q, of all). Branch-free: every key is written, and the
-/// cursor moves past those kept.
+/// those with p < q, of those with p ≤ q, of all). Run by run, by the quadrant joins' keeping
+/// loops ([`keep_clear_into`]: eight keys at a time with AVX-512), which write past the last
+/// key kept: `out` gets [`SPARE`] slots more.
 fn filter(
     list: Classed<Label>,
     of: Range<usize>,
@@ -99,13 +102,10 @@ fn filter(
             .skip(of.start)
             .take(of.len())
     };
-    let out = super::pairs::slots(out, runs().map(|(_, r)| r.len()).sum());
+    let out = super::pairs::slots(out, runs().map(|(_, r)| r.len()).sum::<usize>() + SPARE);
     let (mut at, mut below, mut upto) = (0, 0, 0);
     for ((_, p), range) in runs() {
-        for &key in &list.keys[range] {
-            out[at] = key & !drop;
-            at += usize::from(key & clash == 0);
-        }
+        at += keep_clear_into(&list.keys[range], (clash, drop), &mut out[at..]);
         let p = u32::from(p);
         if p < q {
             below = at;

@@ -131,10 +131,12 @@ fn keep_part_in(
 
 /// [`super::keep_clear`] four `keys` at a time ([`keep_each`]).
 #[target_feature(enable = "avx2,popcnt")]
-fn keep_clear_in(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+fn keep_clear_in(keys: &[u64], forbid: u64, drop: u64, out: &mut [u64]) -> usize {
     let (forbid, zero) = (_mm256_set1_epi64x(forbid as i64), _mm256_setzero_si256());
+    let drop = _mm256_set1_epi64x(drop as i64);
     keep_each(keys, out, |k| {
-        (k, _mm256_cmpeq_epi64(_mm256_and_si256(k, forbid), zero))
+        let kept = _mm256_cmpeq_epi64(_mm256_and_si256(k, forbid), zero);
+        (_mm256_andnot_si256(drop, k), kept)
     })
 }
 

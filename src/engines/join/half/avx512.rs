@@ -147,9 +147,10 @@ fn candidates_in(north: &North, south: &South, keys: &mut [Slot]) -> usize {
 
 /// [`super::keep_clear`] eight `keys` at a time ([`keep_each`]).
 #[target_feature(enable = "avx512f,popcnt")]
-fn keep_clear_in(keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
-    let forbid = _mm512_set1_epi64(forbid as i64);
+fn keep_clear_in(keys: &[u64], forbid: u64, drop: u64, out: &mut [u64]) -> usize {
+    let (forbid, drop) = (_mm512_set1_epi64(forbid as i64), _mm512_set1_epi64(drop as i64));
     keep_each(keys, out, |k, valid| {
-        (k, _mm512_mask_testn_epi64_mask(valid, k, forbid))
+        let kept = _mm512_mask_testn_epi64_mask(valid, k, forbid);
+        (_mm512_andnot_si512(drop, k), kept)
     })
 }

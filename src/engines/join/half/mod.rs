@@ -205,7 +205,7 @@ const LANES: usize = 4;
 
 /// Slots a candidates or keeping loop may write past the last item it keeps: the AVX2 loops
 /// store whole vectors of [`LANES`], the AVX-512 ones of eight.
-const SPARE: usize = 8;
+pub(super) const SPARE: usize = 8;
 
 /// The east halves on one row set, made a column set of their north part at a time, so that a
 /// list too long for memory is made and counted in pieces.
@@ -449,6 +449,13 @@ pub(super) fn keep_clear<'a>(keys: &[u64], forbid: u64, out: &'a mut Vec<u64>) -
     // What `out` held is overwritten, not zeroed first: every slot below the final cursor is
     // written, those above it are not part of the answer.
     let room = pairs::slots(out, keys.len() + SPARE);
-    let len = isa::dispatch!(Isa::this_cpu(), keep_clear(keys, forbid, room));
+    let len = keep_clear_into(keys, (forbid, 0), room);
     &room[..len]
+}
+
+/// The `keys` with no bit of `clear.0`, in order, each with the bits `clear.1` cleared, in the
+/// first slots of `out`, which holds `keys.len()` and [`SPARE`] more; returns how many
+/// ([`keep_clear`]).
+pub(super) fn keep_clear_into(keys: &[u64], clear: (u64, u64), out: &mut [u64]) -> usize {
+    isa::dispatch!(Isa::this_cpu(), keep_clear(keys, clear, out))
 }

@@ -72,6 +72,11 @@ pub(super) fn candidates(_: impl Proof, north: &North, south: &South, keys: &mut
 
 /// [`super::keep_clear`] one key at a time ([`keep_each`]).
 #[inline(always)]
-pub(super) fn keep_clear(_: impl Proof, keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
-    keep_each(keys, out, |key| (key, key & forbid == 0))
+pub(super) fn keep_clear(
+    _: impl Proof,
+    keys: &[u64],
+    (forbid, drop): (u64, u64),
+    out: &mut [u64],
+) -> usize {
+    keep_each(keys, out, |key| (key & !drop, key & forbid == 0))
 }

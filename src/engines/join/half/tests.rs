@@ -132,7 +132,8 @@ fn every_candidate_loop_keeps_the_same_candidates() {
     assert!(north_longer > 10, "{north_longer}");
 }
 
-/// `keep_clear` keeps (on every path), in order, exactly the keys with no forbidden bit, for lists of every
+/// `keep_clear` keeps (on every path), in order, exactly the keys with no forbidden bit (their
+/// dropped bits cleared), for lists of every
 /// length modulo LANES and modulo eight (the vector groups and the tail), whatever `out`
 /// held.
 #[test]
@@ -150,10 +151,14 @@ fn keep_clear_keeps_in_order_the_keys_with_no_forbidden_bit() {
         for forbid in [0, 1 << 5, next() & next() & next(), u64::MAX] {
             let expected: Vec<u64> = keys.iter().copied().filter(|k| k & forbid == 0).collect();
             assert_eq!(keep_clear(&keys, forbid, &mut out), &expected[..]);
+            let drop = next();
+            let dropped: Vec<u64> = expected.iter().map(|k| k & !drop).collect();
             for path in Isa::all_of_this_cpu() {
                 let room = pairs::slots(&mut out, keys.len() + SPARE);
-                let len = isa::dispatch!(path, keep_clear(&keys, forbid, room));
+                let len = isa::dispatch!(path, keep_clear(&keys, (forbid, 0), room));
                 assert_eq!(room[..len], expected, "{}", path.name());
+                let len = isa::dispatch!(path, keep_clear(&keys, (forbid, drop), room));
+                assert_eq!(room[..len], dropped, "{} dropping", path.name());
             }
         }
     }

@@ -72,9 +72,14 @@ macro_rules! entries {
         }
 
         #[inline(always)]
-        pub(super) fn keep_clear(_: $proof, keys: &[u64], forbid: u64, out: &mut [u64]) -> usize {
+        pub(super) fn keep_clear(
+            _: $proof,
+            keys: &[u64],
+            (forbid, drop): (u64, u64),
+            out: &mut [u64],
+        ) -> usize {
             // SAFETY: the token proves that the CPU has the features.
-            unsafe { keep_clear_in(keys, forbid, out) }
+            unsafe { keep_clear_in(keys, forbid, drop, out) }
         }
     };
 }

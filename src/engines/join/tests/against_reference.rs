@@ -234,6 +234,23 @@ fn the_innermost_key_counts_n_18_to_22() {
     }
 }
 
+/// The innermost key of odd boards at n = 19 and 21, from the table: seconds and minutes
+/// (`cargo test --release -- --ignored`).
+#[test]
+#[ignore]
+fn the_innermost_key_counts_n_19_and_21() {
+    for n in [19, 21] {
+        let join = Join {
+            way: Way::Innermost,
+            ..Join::new(n).unwrap()
+        };
+        let start = std::time::Instant::now();
+        let total = counts_the_published_total(&join);
+        let seconds = start.elapsed().as_secs_f64();
+        eprintln!("n = {n}, innermost key: {total}, verified, {seconds:.1} s");
+    }
+}
+
 /// Counts every block of `join` (on the rayon pool) and asserts that the total is the
 /// published one; returns it.
 fn counts_the_published_total(join: &Join) -> u64 {
