@@ -387,11 +387,11 @@ fn refusals_name_the_problem_plainly() {
         .stderr(predicates::str::contains("it is a directory"));
     // A decomposition the board does not have is a bad command line, as README says: 2.
     nqueens()
-        .args(["count", "17", "--decomposition", "whole"])
+        .args(["count", "17", "--decomposition", "quarter-turn"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "error: n = 17 has no whole decomposition",
+            "error: n = 17 has no quarter-turn decomposition",
         ));
     nqueens()
         .args(["estimate", "10", "--seconds", "1e9"])
