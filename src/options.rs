@@ -128,15 +128,15 @@ pub struct Options {
     /// Bytes the join engine may hold (its table, if any, and its threads' pieces); `None` is
     /// half of what this process may take (the join engine's default budget).
     pub memory: Option<u64>,
-    /// How the join engine counts an even board's units.
+    /// How the join engine counts a board's units.
     pub decomposition: Decomposition,
 }
 
-/// How the join engine counts the units of an even board: whole, by their quarter turn, or cut
-/// by the rows of the innermost columns' queens (design.md). The three are independent
+/// How the join engine counts the units of a board: whole, by their quarter turn (even boards),
+/// or cut by the rows of the innermost columns' queens (docs/join.md). They are independent
 /// computations of one total, with plans of their own fingerprint: a count confirmed by
-/// another decomposition does not repeat a mistake of the first. Odd boards, and the other
-/// engines, have one decomposition only.
+/// another decomposition does not repeat a mistake of the first. The other engines have one
+/// decomposition only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Decomposition {

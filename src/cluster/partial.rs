@@ -62,9 +62,9 @@ pub struct PartialResult {
     /// `None` in older files or where the system has neither).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
-    /// How the plan counts an even board's units, `whole`, `quarter-turn` or `innermost`
-    /// ([`crate::Decomposition::name`]; version 5; `None`
-    /// in older files, and where there is one way only: odd boards, other engines). The plan
+    /// How the plan counts a board's units, `whole`, `quarter-turn` or `innermost`
+    /// ([`crate::Decomposition::name`]; version 5; `None` in older files, in odd boards' files
+    /// written before their innermost key, and where there is one way only: other engines). The plan
     /// fingerprint says it too; this says it in words, for whoever reads the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decomposition: Option<String>,

@@ -58,7 +58,7 @@ pub struct Status {
     pub shards: u32,
     /// Shards with a result.
     pub done: Vec<u32>,
-    /// How the plan counts an even board's units (`None` where there is one way only); a
+    /// How the plan counts a board's units (`None` where there is one way only); a
     /// folder with shards of several decompositions has a status for each.
     pub decomposition: Option<crate::Decomposition>,
     /// Shards with a checkpoint and no result: the share of their own work each holds.

@@ -85,7 +85,8 @@ pub struct Merged {
     pub warnings: Vec<String>,
     /// The plan's fingerprint, in 8 hex digits, as the shard files name it.
     pub plan: String,
-    /// How the plan counts an even board's units (`None` where there is one way only).
+    /// How the plan counts a board's units (`None` where there is one way only: the
+    /// backtracking engines).
     pub decomposition: Option<crate::Decomposition>,
 }
 

@@ -88,7 +88,7 @@ pub(crate) struct Join {
     /// The candidate halves of every h-row set, by its rank in colexicographic order: made on
     /// the first [`Join::cost`], when the quadrants' sizes are known (n ≤ [`MAX_TABLE_N`]).
     prices: OnceLock<Vec<u64>>,
-    /// How an even board's units are counted.
+    /// How a board's units are counted.
     way: Way,
     /// The pairs the counter ANDed and tested in the blocks counted so far
     /// ([`Join::pairs_anded`], [`Join::pairs_tested`]).
@@ -96,7 +96,8 @@ pub(crate) struct Join {
     tested: AtomicU64,
 }
 
-/// How the join engine counts an even board's units (odd boards: always [`Way::Whole`]).
+/// How the join engine counts a board's units (odd boards: [`Way::Whole`] or
+/// [`Way::Innermost`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Way {
     /// Each unit's east halves against its west halves.
