@@ -200,7 +200,7 @@ impl Start {
 /// The halves of one side of a unit, start after start ([`starts`]), made in pieces as
 /// [`Halves`] are, each piece with the runs of its starts' labels (their classes, or what
 /// `label` reads of them), in the labels' order.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Turned<K = Class> {
     side: Side,
     starts: Vec<Start>,

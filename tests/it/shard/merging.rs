@@ -272,6 +272,28 @@ fn merged_results_name_their_plan_and_decomposition() {
     assert_eq!(read(&odd[0])["decomposition"], "whole");
 }
 
+/// `merge --json` of `files`, the campaigns of one board by several decompositions: each line
+/// of its output, every one `total` and confirmed, and what it said on stderr.
+fn merged_confirmed(files: &[PathBuf], total: u64) -> (Vec<Value>, String) {
+    let out = nqueens()
+        .args(["merge", "--json"])
+        .args(files)
+        .assert()
+        .success();
+    let out = out.get_output();
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for line in &lines {
+        assert_eq!(
+            (line["total"].as_u64(), &line["confirmed"]),
+            (Some(total), &true.into())
+        );
+    }
+    (lines, String::from_utf8_lossy(&out.stderr).to_string())
+}
+
 /// An odd board's two decompositions (whole units and the innermost key), merged together,
 /// confirm each other; their shards mixed in one set are refused.
 #[test]
@@ -285,20 +307,7 @@ fn an_odd_board_is_confirmed_by_its_innermost_key() {
         &["--decomposition", "innermost"],
     );
     assert_eq!(read(&inner[0])["decomposition"], "innermost");
-    let out = nqueens()
-        .args(["merge", "--json"])
-        .args([whole.clone(), inner.clone()].concat())
-        .assert()
-        .success();
-    let out = out.get_output();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let line: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(
-            (line["total"].as_u64(), &line["confirmed"]),
-            (Some(2_279_184), &true.into())
-        );
-    }
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (_, stderr) = merged_confirmed(&[whole.clone(), inner.clone()].concat(), 2_279_184);
     assert!(
         stderr.contains("confirmed: the whole and innermost decompositions give the same total"),
         "{stderr}"
@@ -328,27 +337,11 @@ fn a_count_confirmed_by_the_other_decompositions_merges_as_each() {
         &["--decomposition", "innermost"],
     );
     let all = [whole.clone(), turn.clone(), inner.clone()].concat();
-    let out = nqueens()
-        .args(["merge", "--json"])
-        .args(&all)
-        .assert()
-        .success();
-    let out = out.get_output();
-    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (lines, stderr) = merged_confirmed(&all, 14_772_512);
     let names: Vec<&str> = (lines.iter())
         .map(|l| l["decomposition"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["whole", "quarter-turn", "innermost"]);
-    for line in &lines {
-        assert_eq!(
-            (line["total"].as_u64(), &line["confirmed"]),
-            (Some(14_772_512), &true.into())
-        );
-    }
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
             "confirmed: the whole, quarter-turn and innermost decompositions give the same total"

@@ -222,16 +222,7 @@ fn the_innermost_key_counts_odd_boards() {
 #[test]
 #[ignore]
 fn the_innermost_key_counts_n_18_to_22() {
-    for n in [18, 20, 22] {
-        let join = Join {
-            way: Way::Innermost,
-            ..Join::new(n).unwrap()
-        };
-        let start = std::time::Instant::now();
-        let total = counts_the_published_total(&join);
-        let seconds = start.elapsed().as_secs_f64();
-        eprintln!("n = {n}, innermost key: {total}, verified, {seconds:.1} s");
-    }
+    timed_by_the_innermost_key(&[18, 20, 22]);
 }
 
 /// The innermost key of odd boards at n = 19 and 21, from the table: seconds and minutes
@@ -239,7 +230,13 @@ fn the_innermost_key_counts_n_18_to_22() {
 #[test]
 #[ignore]
 fn the_innermost_key_counts_n_19_and_21() {
-    for n in [19, 21] {
+    timed_by_the_innermost_key(&[19, 21]);
+}
+
+/// Counts each of `boards` by the innermost key, from the table, to the published total, and
+/// says how long each took.
+fn timed_by_the_innermost_key(boards: &[u32]) {
+    for &n in boards {
         let join = Join {
             way: Way::Innermost,
             ..Join::new(n).unwrap()
