@@ -127,6 +127,10 @@ pub struct Interrupted {
     pub done: usize,
     /// Subproblems in the selection.
     pub of: usize,
+    /// What the pieces are called ([`crate::Plan::pieces_are`]).
+    pub pieces_are: &'static str,
+    /// Pieces stopped inside, whose parts counted are saved with the finished ones.
+    pub paused: usize,
     /// The checkpoint that holds them, synced; `None` when the run kept none.
     pub checkpoint: Option<PathBuf>,
 }
@@ -135,11 +139,14 @@ impl std::fmt::Display for Interrupted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the run stopped after {} of {} subproblems",
-            self.done, self.of
+            "the run stopped after {} of {} {}",
+            self.done, self.of, self.pieces_are
         )?;
+        if self.paused > 0 && self.checkpoint.is_some() {
+            write!(f, " and inside {} more", self.paused)?;
+        }
         match &self.checkpoint {
-            Some(path) => write!(f, "; they are saved in {}", path.display()),
+            Some(path) => write!(f, "; the work is saved in {}", path.display()),
             None => write!(f, "; no checkpoint was kept, so the work is lost"),
         }
     }

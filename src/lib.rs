@@ -52,7 +52,7 @@ pub mod util;
 pub use error::{check_n, Error, Interrupted};
 pub use exec::{Observer, Tally};
 pub use options::{default_threads, Decomposition, Engine, Options};
-pub use plan::{Piece, Plan};
+pub use plan::{Part, Piece, Plan};
 pub use search::kernel::Search;
 pub use search::subproblem::MAX_SPLIT_DEPTH;
 pub use system::memory;

@@ -177,6 +177,8 @@ impl ShardRun {
             return Err(crate::Error::Interrupted(crate::Interrupted {
                 done: tally.pieces,
                 of: ids,
+                pieces_are: self.plan.pieces_are(),
+                paused: 0,
                 checkpoint: None,
             }));
         }

@@ -241,3 +241,39 @@ mod tests {
         assert!(balanced < 1.03, "{balanced}");
     }
 }
+
+#[cfg(test)]
+mod spread {
+    use super::*;
+
+    /// The spread of shard prices at large n (`NQUEENS_SPREAD="26:100000 28:100000"`): the
+    /// dearest shard and the cheapest against the mean, and how long pricing took.
+    #[test]
+    #[ignore = "prices whole boards of n ≥ 25: seconds each"]
+    fn shard_prices_at_large_n() {
+        let spec = std::env::var("NQUEENS_SPREAD").unwrap_or_else(|_| "26:100000".to_string());
+        for item in spec.split_whitespace() {
+            let (n, k) = item.split_once(':').unwrap();
+            let (n, k): (u32, u32) = (n.parse().unwrap(), k.parse().unwrap());
+            let start = std::time::Instant::now();
+            let plan = plan(n, &Options::default(), k).unwrap();
+            let built = start.elapsed();
+            let prices = prices(&plan, 2).unwrap();
+            let priced = start.elapsed() - built;
+            let partition = Partition::dealt(&prices, k);
+            let totals = partition.totals(&prices);
+            let mean = totals.iter().sum::<u128>() as f64 / f64::from(k);
+            let max = *totals.iter().max().unwrap() as f64;
+            let min = *totals.iter().min().unwrap() as f64;
+            let dearest = *prices.iter().max().unwrap() as f64;
+            eprintln!(
+                "n = {n}, K = {k}: {} blocks, plan {built:.2?}, priced in {priced:.2?}; shards: \
+                 dearest {:.3} × the mean, cheapest {:.3}; dearest block {:.3} × a shard's mean",
+                plan.len(),
+                max / mean,
+                min / mean,
+                dearest / mean
+            );
+        }
+    }
+}

@@ -497,7 +497,15 @@ impl Tally {
                     continue;
                 }
             };
-            let work: u128 = saved.finished.keys().map(|&id| campaign.prices[id]).sum();
+            // Finished pieces, and the share of their price that pieces under way have counted.
+            let parts: f64 = (saved.parts.iter())
+                .filter(|(id, _)| !saved.finished.contains_key(id))
+                .map(|(&id, &(part, _))| {
+                    campaign.prices[id] as f64 * campaign.plan.part_share(id, part.done)
+                })
+                .sum();
+            let work: u128 =
+                saved.finished.keys().map(|&id| campaign.prices[id]).sum::<u128>() + parts as u128;
             self.done_work += work;
             let (_, spent) = saved.earlier();
             if !spent.is_zero() {

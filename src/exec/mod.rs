@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::plan::{Piece, Plan};
+use crate::plan::{Part, Piece, Plan};
 use crate::search::kernel::Search;
 use crate::Error;
 
@@ -20,9 +20,17 @@ use crate::Error;
 ///
 /// Progress bars, checkpoints and interruption are observers; the search never knows about them.
 pub trait Observer: Sync {
+    /// A piece is handed out (called from the worker thread that counts it).
+    fn starting(&self, _piece: Piece) {}
+    /// A piece has counted its first parts ([`Part`]: a join block's row sets), called after
+    /// each part but the last, from the worker thread that counts it.
+    fn advanced(&self, _piece: Piece, _part: Part) {}
+    /// A piece was stopped after `part`, which the run keeps (its checkpoint resumes from it).
+    fn paused(&self, _piece: Piece, _part: Part) {}
     /// A piece is done (called from the worker thread that ran it).
     fn finished(&self, _piece: Piece, _found: &Search) {}
-    /// Polled before each piece starts: `true` hands out no more.
+    /// Polled before each piece starts and between the parts of one: `true` hands out no more
+    /// pieces and stops those with parts left after the part under way.
     fn should_stop(&self) -> bool {
         false
     }
@@ -96,6 +104,17 @@ pub fn execute(
     how: Execution,
     observer: &dyn Observer,
 ) -> Result<Outcome, Error> {
+    execute_from(plan, select, &|_| Part::default(), how, observer)
+}
+
+/// [`execute`], each piece resumed `from` the part of it counted before (a checkpoint's).
+pub fn execute_from(
+    plan: &Plan,
+    select: &(dyn Fn(Piece) -> bool + Sync),
+    from: &(dyn Fn(Piece) -> Part + Sync),
+    how: Execution,
+    observer: &dyn Observer,
+) -> Result<Outcome, Error> {
     let start = Instant::now();
     let (tally, complete) = crate::system::on_pool(how.threads, || {
         (0..plan.len())
@@ -107,9 +126,22 @@ pub fn execute(
                 if observer.should_stop() {
                     return (Tally::default(), false);
                 }
-                let found = plan.count_piece(piece.id, how.count_nodes);
-                observer.finished(piece, &found);
-                (Tally::of(piece, &found), true)
+                observer.starting(piece);
+                let mut each = |part: Part| {
+                    observer.advanced(piece, part);
+                    let go_on = !observer.should_stop();
+                    if !go_on {
+                        observer.paused(piece, part);
+                    }
+                    go_on
+                };
+                match plan.count_piece_from(piece.id, how.count_nodes, from(piece), &mut each) {
+                    Some(found) => {
+                        observer.finished(piece, &found);
+                        (Tally::of(piece, &found), true)
+                    }
+                    None => (Tally::default(), false),
+                }
             })
             .reduce(
                 || (Tally::default(), true),

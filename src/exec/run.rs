@@ -19,12 +19,13 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::exec::checkpoint::{self, Identity, Writer};
 use crate::exec::{self, Execution, Observer, Tally};
-use crate::plan::{Piece, Plan};
+use crate::plan::{Part, Piece, Plan};
 use crate::search::kernel::Search;
 use crate::{Counts, Interrupted};
 
@@ -73,6 +74,8 @@ pub struct Run<'a> {
     selection: Selection<'a>,
     count_nodes: bool,
     saved: HashMap<usize, Search>,
+    /// How far the pieces the checkpoint holds no result of have come.
+    parts: HashMap<usize, Part>,
     torn_line: Option<usize>,
     earlier: Times,
     writer: Option<Writer>,
@@ -122,10 +125,30 @@ impl<'a> Run<'a> {
             None => (None, checkpoint::Saved::default()),
         };
         let (wall, cpu) = saved.earlier();
+        let mut parts = HashMap::new();
+        for (&id, &(part, line)) in &saved.parts {
+            if saved.finished.contains_key(&id) {
+                continue;
+            }
+            // A part is recorded after a piece's part but the last, never after all of them.
+            if u64::from(part.done) >= plan.parts(id) {
+                return Err(checkpoint::CheckpointError::Damaged {
+                    path: checkpoint.map(Path::to_path_buf).unwrap_or_default(),
+                    line,
+                    why: format!(
+                        "subproblem {id} is recorded as {} parts done of {}",
+                        part.done,
+                        plan.parts(id)
+                    ),
+                });
+            }
+            parts.insert(id, part);
+        }
         Ok(Run {
             plan,
             selection,
             count_nodes,
+            parts,
             saved: saved.finished,
             torn_line: saved.torn_line,
             earlier: Times { wall, cpu },
@@ -148,6 +171,7 @@ impl<'a> Run<'a> {
             selection,
             count_nodes,
             saved: HashMap::new(),
+            parts: HashMap::new(),
             torn_line: None,
             earlier: Times::default(),
             writer: None,
@@ -178,6 +202,12 @@ impl<'a> Run<'a> {
             .filter_map(|piece| self.saved.get(&piece.id).map(|found| (piece, found)))
     }
 
+    /// The selected pieces the checkpoint holds a part of but no result: they resume from it.
+    pub fn resumed_parts(&self) -> impl Iterator<Item = (Piece, Part)> + '_ {
+        self.selected()
+            .filter_map(|piece| self.parts.get(&piece.id).map(|&part| (piece, part)))
+    }
+
     /// Counts the selected subproblems the checkpoint does not hold yet on `threads` threads,
     /// recording each as it finishes, until done or until `stop` is set; then folds them with the
     /// resumed ones. `observer` sees each subproblem counted now.
@@ -195,6 +225,7 @@ impl<'a> Run<'a> {
             selection,
             count_nodes,
             saved,
+            parts,
             writer,
             ..
         } = &self;
@@ -202,6 +233,8 @@ impl<'a> Run<'a> {
             writer: writer.as_ref(),
             stop,
             observer,
+            recorded: Mutex::new(HashMap::new()),
+            paused: AtomicUsize::new(0),
         };
         let how = Execution {
             threads,
@@ -209,7 +242,10 @@ impl<'a> Run<'a> {
         };
         let todo = |piece: Piece| selection.contains(piece) && !saved.contains_key(&piece.id);
         let cpu = crate::system::time::process_cpu();
-        let outcome = exec::execute(plan, &todo, how, &watch)?;
+        let from = |piece: Piece| parts.get(&piece.id).copied().unwrap_or_default();
+        let outcome = exec::execute_from(plan, &todo, &from, how, &watch)?;
+        let paused = watch.paused.load(Ordering::Relaxed);
+        let pieces_are = plan.pieces_are();
         let cpu = crate::system::time::process_cpu().saturating_sub(cpu);
         let earlier = self.earlier;
         let resumed = self.resumed().fold(Tally::default(), |t, (piece, found)| {
@@ -226,6 +262,8 @@ impl<'a> Run<'a> {
             return Err(crate::Error::Interrupted(Interrupted {
                 done: tally.pieces,
                 of,
+                pieces_are,
+                paused,
                 checkpoint,
             })
             .into());
@@ -274,12 +312,50 @@ struct Watch<'a> {
     writer: Option<&'a Writer>,
     stop: &'a AtomicBool,
     observer: &'a dyn Observer,
+    /// When each piece under way was handed out or last had a part recorded.
+    recorded: Mutex<HashMap<usize, Instant>>,
+    /// Pieces stopped inside.
+    paused: AtomicUsize,
+}
+
+impl Watch<'_> {
+    fn recorded(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Instant>> {
+        self.recorded.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Observer for Watch<'_> {
+    fn starting(&self, piece: Piece) {
+        if self.writer.is_some() {
+            self.recorded().insert(piece.id, Instant::now());
+        }
+        self.observer.starting(piece);
+    }
+
+    fn advanced(&self, piece: Piece, part: Part) {
+        if let Some(writer) = self.writer {
+            let mut recorded = self.recorded();
+            let last = recorded.entry(piece.id).or_insert_with(Instant::now);
+            if last.elapsed() >= checkpoint::PART_EVERY {
+                writer.record_part(piece.id, part);
+                *last = Instant::now();
+            }
+        }
+        self.observer.advanced(piece, part);
+    }
+
+    fn paused(&self, piece: Piece, part: Part) {
+        self.paused.fetch_add(1, Ordering::Relaxed);
+        if let Some(writer) = self.writer {
+            writer.record_part(piece.id, part);
+        }
+        self.observer.paused(piece, part);
+    }
+
     fn finished(&self, piece: Piece, found: &Search) {
         if let Some(writer) = self.writer {
             writer.record(piece.id, found);
+            self.recorded().remove(&piece.id);
         }
         self.observer.finished(piece, found);
     }
@@ -294,7 +370,6 @@ impl Observer for Watch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicUsize;
 
     /// Stops the run after `after` subproblems.
     struct StopAfter(AtomicUsize, usize);

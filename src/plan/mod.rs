@@ -41,6 +41,26 @@ pub struct Piece {
     pub weight: u32,
 }
 
+/// How far the count of one piece has come: its first `done` parts counted, which found
+/// `solutions` (unweighted, as [`Search::solutions`]). A join block's parts are its row sets; a
+/// subproblem is one part. A run stopped inside a piece keeps its part in the checkpoint and
+/// resumes from it ([`Plan::count_piece_from`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Part {
+    /// Parts counted, from the first.
+    pub done: u32,
+    /// What they found.
+    pub solutions: u64,
+}
+
+impl Part {
+    /// The first `done` parts of a piece, which found `solutions`.
+    pub fn new(done: u32, solutions: u64) -> Part {
+        Part { done, solutions }
+    }
+}
+
 /// The independent pieces of one board size's count, in a fixed order.
 ///
 /// What the pieces are depends on the engine: subproblems with pre-placed queens, or the join
@@ -211,6 +231,55 @@ impl Plan {
                 solutions: join.count_block(id),
                 nodes: 0,
             },
+        }
+    }
+
+    /// [`Plan::count_piece`] resumed `from` a part of the piece counted before (a join block's
+    /// first row sets; [`Part::default`] to start afresh). After each part but the last, `each`
+    /// hears where the count stands and says whether to go on: `None` when it said no. A
+    /// subproblem is one part, counted whole.
+    pub fn count_piece_from(
+        &self,
+        id: usize,
+        count_nodes: bool,
+        from: Part,
+        each: &mut dyn FnMut(Part) -> bool,
+    ) -> Option<Search> {
+        match &self.pieces {
+            Pieces::Search { .. } => Some(self.count_piece(id, count_nodes)),
+            Pieces::Join(join) => join
+                .count_block_from(id, (from.done, from.solutions), |done, solutions| {
+                    each(Part { done, solutions })
+                })
+                .map(|solutions| Search {
+                    solutions,
+                    nodes: 0,
+                }),
+        }
+    }
+
+    /// What the pieces are called where a user reads of them: "blocks" (the join engine's
+    /// blocks of row sets) or "subproblems".
+    pub fn pieces_are(&self) -> &'static str {
+        match &self.pieces {
+            Pieces::Search { .. } => "subproblems",
+            Pieces::Join(_) => "blocks",
+        }
+    }
+
+    /// The parts piece `id` is counted in ([`Part`]): a join block's row sets, or 1.
+    pub fn parts(&self, id: usize) -> u64 {
+        match &self.pieces {
+            Pieces::Search { .. } => 1,
+            Pieces::Join(join) => join.row_sets_in(id),
+        }
+    }
+
+    /// The share of piece `id`'s estimated cost in its first `done` parts, from 0 to 1.
+    pub fn part_share(&self, id: usize, done: u32) -> f64 {
+        match &self.pieces {
+            Pieces::Search { .. } => f64::from(done.min(1)),
+            Pieces::Join(join) => join.block_share(id, done),
         }
     }
 

@@ -141,15 +141,15 @@ fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32, resume
     if is_first && saving {
         stop.store(true, Ordering::SeqCst);
         note(&format!(
-            "{name}: finishing the subproblems that are running and saving the checkpoint \
-             (press Ctrl-C again to quit at once)"
+            "{name}: finishing the work under way (a block stops after its row set) and saving \
+             the checkpoint (press Ctrl-C again to quit at once)"
         ));
         return;
     }
     if !is_first && signal == Signal::Term {
         // A scheduler's repeat (Slurm: the step's SIGTERM, then srun's): the first one's stop
         // goes on, and SIGKILL, if it comes, still leaves the checkpoint valid.
-        note("SIGTERM again: still finishing the subproblems that are running (Ctrl-C quits at once)");
+        note("SIGTERM again: still finishing the work under way (Ctrl-C quits at once)");
         return;
     }
     if is_first {
@@ -159,8 +159,8 @@ fn received(raw: i32, saving: bool, stop: &AtomicBool, first: &AtomicI32, resume
         ));
     } else {
         note(&format!(
-            "{name} again: quitting at once; the checkpoint stays valid, the subproblems that were \
-             running will be redone. To resume, run: {resume}"
+            "{name} again: quitting at once; the checkpoint stays valid, the work under way since \
+             its last record will be redone. To resume, run: {resume}"
         ));
     }
     std::process::exit(i32::from(signal.status()));

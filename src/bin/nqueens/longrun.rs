@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use nqueens::exec::Observer;
 use nqueens::exec::{self as run, Finished, Run, Selection};
-use nqueens::{Counts, Options, Piece, Plan, Search};
+use nqueens::{Counts, Options, Part, Piece, Plan, Search};
 
 use crate::command::Watch;
 use crate::error::Error;
@@ -187,16 +187,22 @@ fn execute_priced(
     if let (Some(path), false) = (path, watch.quiet) {
         if let Some(line) = run.torn_line() {
             progress::note(&format!(
-                "{}: line {line} is a record torn by a crash; its subproblem will be redone",
+                "{}: line {line} is a record torn by a crash; what it recorded will be redone",
                 path.display()
             ));
         }
-        let resumed = run.resumed().count();
-        if resumed > 0 {
+        let (resumed, parts) = (run.resumed().count(), run.resumed_parts().count());
+        if resumed > 0 || parts > 0 {
+            let under_way = if parts > 0 {
+                format!(", and {parts} more resume where they stopped")
+            } else {
+                String::new()
+            };
             progress::note(&format!(
-                "resuming from {}: {resumed} of {} subproblems are already done",
+                "resuming from {}: {resumed} of {} {} are already done{under_way}",
                 path.display(),
-                run.selected().count()
+                run.selected().count(),
+                plan.pieces_are()
             ));
         }
     }
@@ -246,6 +252,18 @@ struct Held<'a> {
 }
 
 impl Observer for Held<'_> {
+    fn starting(&self, piece: Piece) {
+        self.inner.starting(piece);
+    }
+
+    fn advanced(&self, piece: Piece, part: Part) {
+        self.inner.advanced(piece, part);
+    }
+
+    fn paused(&self, piece: Piece, part: Part) {
+        self.inner.paused(piece, part);
+    }
+
     fn finished(&self, piece: Piece, found: &Search) {
         self.inner.finished(piece, found);
     }

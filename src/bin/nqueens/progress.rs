@@ -5,6 +5,7 @@
 //! others. An estimate shows its draws through the same [`Ticker`]. stdout never sees progress.
 
 use std::io::IsTerminal;
+use std::collections::HashMap;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::exec::Run;
-use nqueens::{Observer, Piece, Plan, Search, Tally};
+use nqueens::{Observer, Part, Piece, Plan, Search, Tally};
 
 /// How progress is shown.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,7 +65,8 @@ pub fn clear() {
 }
 
 /// Watches a run and shows how far it is; an [`Observer`].
-pub struct Progress {
+pub struct Progress<'a> {
+    plan: &'a Plan,
     shared: Arc<Shared>,
     ticker: Option<Ticker>,
 }
@@ -76,10 +78,14 @@ struct Shared {
     total_cost: f64,
     /// Selected subproblems.
     of: usize,
+    /// What the pieces are called ("blocks", "subproblems").
+    pieces_are: &'static str,
     start: Instant,
     /// What the checkpoint held when this run of the program began.
     resumed: Done,
     done: Mutex<Done>,
+    /// The share of its cost that each piece under way has counted ([`Part`]).
+    under_way: Mutex<HashMap<usize, f64>>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -88,27 +94,38 @@ struct Done {
     tally: Tally,
 }
 
-impl Progress {
+impl<'a> Progress<'a> {
     /// Starts showing the progress of `run` (a run of `plan`) as `mode` says.
-    pub fn start(plan: &Plan, run: &Run, mode: Mode) -> Progress {
+    pub fn start(plan: &'a Plan, run: &Run, mode: Mode) -> Progress<'a> {
         let cost = if mode == Mode::Off {
             Vec::new()
         } else {
             plan.costs()
         };
         let cost_of = |piece: Piece| cost.get(piece.id).copied().unwrap_or(0.0);
-        let resumed = run
+        let mut resumed = run
             .resumed()
             .fold(Done::default(), |d, (piece, found)| Done {
                 cost: d.cost + cost_of(piece),
                 tally: d.tally.merge(Tally::of(piece, found)),
             });
+        // The pieces a checkpoint holds a part of have counted that share of their cost.
+        let mut under_way = HashMap::new();
+        if mode != Mode::Off {
+            for (piece, part) in run.resumed_parts() {
+                let share = plan.part_share(piece.id, part.done);
+                resumed.cost += cost_of(piece) * share;
+                under_way.insert(piece.id, share);
+            }
+        }
         let shared = Arc::new(Shared {
             total_cost: run.selected().map(cost_of).sum(),
             of: run.selected().count(),
+            pieces_are: plan.pieces_are(),
             start: Instant::now(),
             resumed,
             done: Mutex::new(resumed),
+            under_way: Mutex::new(under_way),
             cost,
         });
         let watched = Arc::clone(&shared);
@@ -120,7 +137,23 @@ impl Progress {
                 line: now.to_string(),
             }
         });
-        Progress { shared, ticker }
+        Progress {
+            plan,
+            shared,
+            ticker,
+        }
+    }
+
+    /// Moves piece `id` on to `share` of its cost: what it adds to the work done.
+    fn move_to(&self, id: usize, share: f64) -> f64 {
+        let mut under_way = self.shared.under_way.lock().unwrap_or_else(|e| e.into_inner());
+        let before = if share >= 1.0 {
+            under_way.remove(&id)
+        } else {
+            under_way.insert(id, share)
+        };
+        let cost = self.shared.cost.get(id).copied().unwrap_or(0.0);
+        cost * (share - before.unwrap_or(0.0))
     }
 
     /// Stops showing progress and clears the bar.
@@ -174,9 +207,19 @@ impl Ticker {
     }
 }
 
-impl Observer for Progress {
+impl Observer for Progress<'_> {
+    fn advanced(&self, piece: Piece, part: Part) {
+        if self.shared.cost.is_empty() {
+            return;
+        }
+        let cost = self.move_to(piece.id, self.plan.part_share(piece.id, part.done));
+        if let Ok(mut done) = self.shared.done.lock() {
+            done.cost += cost;
+        }
+    }
+
     fn finished(&self, piece: Piece, found: &Search) {
-        let cost = self.shared.cost.get(piece.id).copied().unwrap_or(0.0);
+        let cost = self.move_to(piece.id, 1.0);
         if let Ok(mut done) = self.shared.done.lock() {
             done.cost += cost;
             done.tally = done.tally.merge(Tally::of(piece, found));
@@ -257,6 +300,7 @@ struct Snapshot {
     share: f64,
     subproblems: usize,
     of: usize,
+    pieces_are: &'static str,
     elapsed: Duration,
     eta: Option<Duration>,
     solutions: u128,
@@ -282,6 +326,7 @@ impl Shared {
             share: share.min(1.0),
             subproblems: done.tally.pieces,
             of: self.of,
+            pieces_are: self.pieces_are,
             elapsed,
             eta,
             solutions: done.tally.total,
@@ -310,13 +355,14 @@ impl std::fmt::Display for Snapshot {
         write!(
             f,
             "{:.1}% of the work, ETA {eta}, {} elapsed, {} solutions so far, {} solutions/s \
-             ({} of {} subproblems, of unequal work)",
+             ({} of {} {}, of unequal work)",
             self.share * 100.0,
             clock(self.elapsed),
             self.solutions,
             human(self.rate),
             self.subproblems,
             self.of,
+            self.pieces_are,
         )
     }
 }

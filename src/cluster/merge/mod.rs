@@ -627,11 +627,12 @@ fn held_to_plan(results: &[(String, PartialResult)], threads: usize) -> Result<P
         let (ids, digest) = &summaries[r.shard as usize - 1];
         if (r.subproblems, &r.ids_digest) != (*ids, digest) {
             foreign.push(format!(
-                "{name}: shard {}/{} has {} subproblems with ids {}, but this program gives it \
-                 {ids} with ids {digest}; it was written by nqueens {}",
+                "{name}: shard {}/{} has {} {} with ids {}, but this program gives it {ids} \
+                 with ids {digest}; it was written by nqueens {}",
                 r.shard,
                 r.shards,
                 r.subproblems,
+                plan.pieces_are(),
                 excerpt(&r.ids_digest),
                 excerpt(&r.program_version)
             ));

@@ -40,9 +40,6 @@ use crate::{Decomposition, Error};
 /// The largest board whose quadrants may be held in a table (4.8 GiB at n = 24).
 pub(crate) const MAX_TABLE_N: u32 = 24;
 
-/// Row sets drawn to price a block when the quadrants' sizes are not known.
-pub(super) const BLOCK_PROBES: u32 = 16;
-
 /// Bytes a worker thread holds per key of its pieces: the east keys and their diagonals, the
 /// filtered east keys, the west keys, and the counter's sorted copies with their patterns (two
 /// bytes a key, and at most about three a short key for its tables by pattern).
@@ -88,6 +85,9 @@ pub(crate) struct Join {
     /// The candidate halves of every h-row set, by its rank in colexicographic order: made on
     /// the first [`Join::cost`], when the quadrants' sizes are known (n ≤ [`MAX_TABLE_N`]).
     prices: OnceLock<Vec<u64>>,
+    /// The guess at a row set's cost where the quadrants' sizes are not known
+    /// ([`Join::guess`]): made on the first [`Join::cost`].
+    guess: OnceLock<sample::space::Weight>,
     /// How a board's units are counted.
     way: Way,
     /// The pairs the counter ANDed and tested in the blocks counted so far
@@ -197,6 +197,7 @@ impl Join {
             made: usize::MAX,
             joint: JOINT,
             prices: OnceLock::new(),
+            guess: OnceLock::new(),
             way: way(n, Decomposition::Fastest),
             anded: AtomicU64::new(0),
             tested: AtomicU64::new(0),
@@ -266,17 +267,44 @@ impl Join {
 
     /// Solutions of the whole board in block `i`: Σ weight × solutions over its units.
     pub(crate) fn count_block(&self, i: usize) -> u64 {
-        let mut total = 0u64;
+        self.count_block_from(i, (0, 0), |_, _| true)
+            .expect("a count that is never stopped finishes")
+    }
+
+    /// [`Join::count_block`] of block `i` resumed after its first `from.0` row sets, which found
+    /// `from.1` solutions. After each row set but the last, `each` hears where the count stands
+    /// (row sets done, solutions so far) and says whether to go on: `None` when it said no.
+    /// A block of n ≥ 25 is many row sets and an hour of a core, so a run stopped or killed
+    /// keeps what its row sets found ([`crate::exec`]'s checkpoints).
+    pub(crate) fn count_block_from(
+        &self,
+        i: usize,
+        from: (u32, u64),
+        mut each: impl FnMut(u32, u64) -> bool,
+    ) -> Option<u64> {
+        let (mut total, mut k, mut stopped) = (from.1, 0u32, false);
+        let last = units::row_sets_in(self.n, self.blocks[i]);
         let before = work_here();
         units::row_sets(self.n, self.blocks[i], |east| {
-            total += self.count_row_set(east)
+            if stopped || k < from.0 {
+                k += 1;
+                return;
+            }
+            total += self.count_row_set(east);
+            k += 1;
+            stopped = u64::from(k) < last && !each(k, total);
         });
         let after = work_here();
         self.anded
             .fetch_add(after[0] - before[0], Ordering::Relaxed);
         self.tested
             .fetch_add(after[1] - before[1], Ordering::Relaxed);
-        total
+        (!stopped).then_some(total)
+    }
+
+    /// Row sets in block `i`: the parts a count of it can stop after.
+    pub(crate) fn row_sets_in(&self, i: usize) -> u64 {
+        units::row_sets_in(self.n, self.blocks[i])
     }
 
     /// The pairs the counter ANDed (those its pivots did not skip) in the blocks this engine

@@ -3,36 +3,72 @@
 
 use rayon::prelude::*;
 
+use super::sample::space::{Space, Weight};
 use super::units::{self, Unit};
-use super::{subsets, Join, BLOCK_PROBES};
+use super::{subsets, Join};
+
+/// Row sets drawn to clamp the guess at a row set's cost above n = [`super::MAX_TABLE_N`]
+/// ([`Join::guess`]): a fraction of a second at n = 28.
+const GUESS_PROBES: u32 = 1 << 16;
+/// The seed of those draws: fixed, as the partition must be the same on every machine.
+const GUESS_SEED: u64 = 0x6E71_7565_656E_7321;
 
 impl Join {
     /// The estimated cost of [`Join::count_block`] for block `i`, in arbitrary units that compare
-    /// across the blocks of one board: the sum of its units' costs ([`Join::cost`]). Above
-    /// n = [`super::MAX_TABLE_N`], where no table's sizes are known, a block is priced by its number of
-    /// units, estimated from `BLOCK_PROBES` of its row sets drawn at random (most row sets
-    /// hold no unit of their own, and whole blocks none). Deterministic: the shard partition
-    /// depends on it.
+    /// across the blocks of one board: the sum of its row sets' ([`Join::row_set_cost`]).
+    /// Deterministic: the shard partition depends on it.
     pub(crate) fn block_cost(&self, i: usize) -> u128 {
-        let block = self.blocks[i];
-        if self.quadrants.sizes_known() {
-            let mut sum = 0;
-            units::row_sets(self.n, block, |east| {
-                units::units_of(self.n, east, |unit| sum += self.cost(&unit));
-            });
-            sum
-        } else {
-            let (n, low) = (self.n, units::block_low(self.n));
-            let rest = (n / 2).saturating_sub(block.count_ones());
-            let mut rng = crate::util::rng::SplitMix64(u64::from(block));
-            let mut found = 0u64;
-            for _ in 0..BLOCK_PROBES {
-                units::units_of(n, block | rng.subset(low, rest), |_| found += 1);
+        let mut sum = 0;
+        units::row_sets(self.n, self.blocks[i], |east| sum += self.row_set_cost(east));
+        sum
+    }
+
+    /// The share of block `i`'s cost ([`Join::block_cost`]) in its first `done` row sets: how far
+    /// a block counted that far is.
+    pub(crate) fn block_share(&self, i: usize, done: u32) -> f64 {
+        let (mut part, mut all, mut k) = (0, 0, 0);
+        units::row_sets(self.n, self.blocks[i], |east| {
+            let cost = self.row_set_cost(east);
+            all += cost;
+            if k < done {
+                part += cost;
             }
-            // Units per 2^20 row sets, so that rare units still weigh something.
-            let per_row_set = (found << 20) / u64::from(BLOCK_PROBES);
-            u128::from(units::row_sets_in(n, block)) * u128::from(per_row_set)
+            k += 1;
+        });
+        if all == 0 {
+            f64::from(done) / k.max(1) as f64
+        } else {
+            part as f64 / all as f64
         }
+    }
+
+    /// The estimated cost of counting the east row set `east` ([`Join::count_row_set`]), in the
+    /// units of [`Join::block_cost`]: the sum of its units' costs ([`Join::cost`]) where the
+    /// quadrants' sizes are known (n ≤ [`super::MAX_TABLE_N`]). Above, the estimator's guess at
+    /// a row set's cost ([`Weight`]: its halves' pairs, from how near its rows lie), drawn
+    /// from a fixed seed and so the same on every machine, times its units. Deterministic.
+    pub(crate) fn row_set_cost(&self, east: u32) -> u128 {
+        let n = self.n;
+        let mut sum = 0;
+        if self.quadrants.sizes_known() {
+            units::units_of(n, east, |unit| sum += self.cost(&unit));
+            return sum;
+        }
+        units::units_of(n, east, |_| sum += 1);
+        if sum == 0 {
+            return 0;
+        }
+        // Weights are at most 1: 2^64 of them keep every row set's price in integers.
+        const SCALE: f64 = 18_446_744_073_709_551_616.0;
+        sum * (self.guess().of(n, east) * SCALE) as u128
+    }
+
+    /// The estimator's guess at the cost of this board's row sets, clamped where
+    /// [`GUESS_PROBES`] row sets drawn from a fixed seed put it, made once (on the rayon pool
+    /// the caller runs in).
+    pub(crate) fn guess(&self) -> &Weight {
+        self.guess
+            .get_or_init(|| Space::row_sets(self.n, true, GUESS_PROBES, GUESS_SEED).weight)
     }
 
     /// The estimated cost of [`Join::count_unit`] for `unit`, in arbitrary units that compare
@@ -60,6 +96,7 @@ impl Join {
     pub(crate) fn prices(&self) -> &[u64] {
         self.prices.get_or_init(|| {
             if !self.quadrants.sizes_known() {
+                self.guess();
                 return Vec::new();
             }
             let mut sets = Vec::new();

@@ -1,13 +1,14 @@
 //! Checkpoint files: a journal of finished subproblems that lets a long run survive a crash.
 //!
-//! # Format (version 3)
+//! # Format (version 4)
 //! UTF-8 text, one item per line. The first line is the header: the run it belongs to, as
 //! `key=value` fields, and the CRC-32 of the text before ` crc=`:
 //!
 //! ```text
-//! nqueens-checkpoint format=3 program=0.1.0 n=16 engine=mirror split-depth=3 subproblems=1118 plan=5ab1e2c3 nodes=no selection=all crc=0f1e2d3c
+//! nqueens-checkpoint format=4 program=0.1.0 n=16 engine=mirror split-depth=3 subproblems=1118 plan=5ab1e2c3 nodes=no selection=all crc=0f1e2d3c
 //! 17 10452 0 8e2f00a1
 //! 3 8120 0 31c07b9e
+//! part 40 12 73311 6a0d3e57
 //! time 1 2503112 4980233 5d0c11e2
 //! ```
 //!
@@ -19,7 +20,14 @@
 //! CRC-32 of `"plan time run wall cpu"`; a run writes one at most every [`TIME_EVERY`] while it
 //! records, and one when it ends, and the last of each run counts. So a run resumed after a crash
 //! knows the time of the runs before it (up to [`TIME_EVERY`] of a killed one is not counted).
-//! Version 2 files, without time lines, are still read and resumed (and get none). The fingerprint ([`Plan::fingerprint`]) covers every subproblem of the plan, so a
+//! A `part` line records how far a piece still being counted has come ([`Part`]: a join
+//! block's first row sets): the piece's id, the parts done and the solutions they found, and
+//! the CRC-32 of `"plan part id done solutions"`. A run writes one for a piece at most every
+//! [`PART_EVERY`] and one when it is stopped inside the piece; the one with the most parts
+//! counts, and a finished record supersedes them all. So a block of an hour loses at most
+//! [`PART_EVERY`] and a row set's work to a kill, and nothing but the row set under way to a
+//! stop. Version 2 files, without time lines, and version 3 files, without part lines, are still
+//! read and resumed (and get none). The fingerprint ([`Plan::fingerprint`]) covers every subproblem of the plan, so a
 //! plan built differently (another program, another machine word) is not mixed up with this one
 //! even when its parameters look alike, and a record copied in from another plan's checkpoint
 //! fails its checksum.
@@ -53,13 +61,15 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::plan::Plan;
+use crate::plan::{Part, Plan};
 use crate::search::kernel::Search;
 use crate::system::time::process_cpu;
 use crate::util::text::{capped, excerpt};
 
 /// The version of the file format this program writes; it reads this one and version 2.
-pub const CHECKPOINT_FORMAT: u32 = 3;
+pub const CHECKPOINT_FORMAT: u32 = 4;
+/// How often a run records how far a piece still being counted has come ([`Part`]).
+pub(crate) const PART_EVERY: Duration = Duration::from_secs(30);
 /// How often a run writes its time so far, while it records.
 pub(crate) const TIME_EVERY: Duration = Duration::from_secs(60);
 /// How often the writer thread appends the records handed in to the file.
@@ -195,8 +205,9 @@ impl Identity {
             .into_iter()
             .filter_map(|key| {
                 let (file, here) = (value(&theirs, key), value(&ours, key));
-                // A file of the version before (no time lines) is resumed as it is.
-                if key == "format" && file.as_deref() == Some("2") {
+                // Files of the versions before (no time lines, no part lines) are resumed as
+                // they are.
+                if key == "format" && matches!(file.as_deref(), Some("2" | "3")) {
                     return None;
                 }
                 (file != here).then(|| {
@@ -222,12 +233,17 @@ impl Identity {
 pub struct Saved {
     /// The finished subproblems by id; each counted once.
     pub finished: HashMap<usize, Search>,
+    /// How far the pieces not finished have come, by id, with the line that says so: the
+    /// part with the most parts done of each.
+    pub parts: HashMap<usize, (Part, usize)>,
     /// The line of a torn last record that was dropped, if any.
     pub torn_line: Option<usize>,
     /// The time of the runs that wrote the file, by run number: wall-clock and CPU.
     pub runs: BTreeMap<u64, (Duration, Duration)>,
-    /// Whether the file takes time lines (version 3; a version 2 file is left as it was).
+    /// Whether the file takes time lines (version 3 on; a version 2 file is left as it was).
     timed: bool,
+    /// Whether the file takes part lines (version 4 on).
+    parted: bool,
     /// Bytes of the file that hold whole, valid lines.
     valid_len: u64,
 }
@@ -308,7 +324,24 @@ fn parse(bytes: &[u8], identity: &Identity) -> Result<Saved, Problem> {
             if let Some(differences) = identity.compare(line).map_err(damaged)? {
                 return Err(Problem::OtherRun(differences));
             }
-            saved.timed = !line.split(' ').any(|field| field == "format=2");
+            let older = |v: &str| line.split(' ').any(|field| field == format!("format={v}"));
+            saved.timed = !older("2");
+            saved.parted = !older("2") && !older("3");
+        } else if let Some(part) = line.strip_prefix("part ") {
+            let (id, part) = parse_part(part, identity).map_err(damaged)?;
+            match saved.parts.get(&id) {
+                Some(&(earlier, first)) if earlier.done == part.done && earlier != part => {
+                    return Err(damaged(format!(
+                        "subproblem {id} is recorded again at part {} with other counts (first \
+                         on line {first})",
+                        part.done
+                    )));
+                }
+                Some(&(earlier, _)) if earlier.done >= part.done => {}
+                _ => {
+                    saved.parts.insert(id, (part, line_no));
+                }
+            }
         } else if let Some(time) = line.strip_prefix("time ") {
             let (run, wall, cpu) = parse_time(time, identity.plan).map_err(damaged)?;
             let entry = saved.runs.entry(run).or_default();
@@ -370,6 +403,49 @@ fn time_line(plan: u32, run: u64, wall: Duration, cpu: Duration) -> String {
     )
 }
 
+/// The fields of a part line after `part `: id, parts done, solutions, checksum.
+fn parse_part(fields: &str, identity: &Identity) -> Result<(usize, Part), String> {
+    let f: Vec<&str> = fields.split(' ').collect();
+    let [id, done, solutions, crc] = f[..] else {
+        return Err(format!(
+            "a part line has 5 fields, this one has {}",
+            f.len() + 1
+        ));
+    };
+    let number = |s: &str| {
+        s.parse::<u64>()
+            .map_err(|_| format!("'{}' is not a count", excerpt(s)))
+    };
+    let (id, done, solutions) = (number(id)?, number(done)?, number(solutions)?);
+    let id = piece_id(id, identity)?;
+    let done = u32::try_from(done).map_err(|_| format!("{done} parts is too many"))?;
+    let part = Part::new(done, solutions);
+    if crc != record_crc(identity.plan, &part_body(id, part)) {
+        return Err(
+            "the part line's checksum does not match (a damaged line, or one from another plan)"
+                .to_string(),
+        );
+    }
+    Ok((id, part))
+}
+
+/// The text a part line's checksum covers, after the plan.
+fn part_body(id: usize, part: Part) -> String {
+    format!("part {id} {} {}", part.done, part.solutions)
+}
+
+/// `id` as a piece of the plan `identity` names.
+fn piece_id(id: u64, identity: &Identity) -> Result<usize, String> {
+    let subproblems = identity.subproblems;
+    usize::try_from(id)
+        .ok()
+        .filter(|&id| id < subproblems)
+        .ok_or(format!(
+            "subproblem {id} is not in the plan (0 to {})",
+            subproblems.saturating_sub(1)
+        ))
+}
+
 fn record_body(id: usize, found: &Search) -> String {
     format!("{id} {} {}", found.solutions, found.nodes)
 }
@@ -388,7 +464,6 @@ fn record_line(plan: u32, id: usize, found: &Search) -> String {
 }
 
 fn parse_record(line: &str, identity: &Identity) -> Result<(usize, Search), String> {
-    let subproblems = identity.subproblems;
     let fields: Vec<&str> = line.split(' ').collect();
     let [id, solutions, nodes, crc] = fields[..] else {
         return Err(format!(
@@ -401,13 +476,7 @@ fn parse_record(line: &str, identity: &Identity) -> Result<(usize, Search), Stri
             .map_err(|_| format!("'{}' is not a count", excerpt(s)))
     };
     let (id, solutions, nodes) = (number(id)?, number(solutions)?, number(nodes)?);
-    let id = usize::try_from(id)
-        .ok()
-        .filter(|&id| id < subproblems)
-        .ok_or(format!(
-            "subproblem {id} is not in the plan (0 to {})",
-            subproblems.saturating_sub(1)
-        ))?;
+    let id = piece_id(id, identity)?;
     let found = Search { solutions, nodes };
     if crc != record_crc(identity.plan, &record_body(id, &found)) {
         return Err(
@@ -421,6 +490,8 @@ fn parse_record(line: &str, identity: &Identity) -> Result<(usize, Search), Stri
 /// Appends records to a checkpoint from any thread; a writer thread does the I/O.
 pub struct Writer {
     path: PathBuf,
+    /// Whether the file takes part lines.
+    parted: bool,
     queue: Arc<Queue>,
     /// Dropped to tell the writer thread to write the rest and end.
     running: Option<mpsc::Sender<()>>,
@@ -430,8 +501,15 @@ pub struct Writer {
 /// Records handed in and not yet written, and whether writing failed.
 #[derive(Default)]
 struct Queue {
-    records: Mutex<Vec<(usize, Search)>>,
+    records: Mutex<Vec<(usize, Entry)>>,
     failed: AtomicBool,
+}
+
+/// What a record says of a piece.
+#[derive(Debug, Clone, Copy)]
+enum Entry {
+    Finished(Search),
+    Part(Part),
 }
 
 impl Writer {
@@ -488,6 +566,7 @@ impl Writer {
             Saved {
                 valid_len: header.len() as u64,
                 timed: true,
+                parted: true,
                 ..Saved::default()
             }
         } else {
@@ -520,6 +599,7 @@ impl Writer {
         };
         let writer = Writer {
             path: path.to_path_buf(),
+            parted: saved.parted,
             queue,
             running: Some(running),
             thread: Some(thread),
@@ -534,7 +614,15 @@ impl Writer {
 
     /// Records that subproblem `id` finished with `found` (returns at once).
     pub fn record(&self, id: usize, found: &Search) {
-        lock(&self.queue.records).push((id, *found));
+        lock(&self.queue.records).push((id, Entry::Finished(*found)));
+    }
+
+    /// Records how far subproblem `id` has come (returns at once; a file of version 3 or before
+    /// takes no part lines, and a stopped piece there is counted again).
+    pub fn record_part(&self, id: usize, part: Part) {
+        if self.parted {
+            lock(&self.queue.records).push((id, Entry::Part(part)));
+        }
     }
 
     /// True once writing failed: the run should stop, and [`Writer::finish`] says why.
@@ -683,8 +771,15 @@ fn write_records(
         std::mem::swap(&mut *lock(&queue.records), &mut batch);
         let recorded = !batch.is_empty();
         if recorded {
-            for (id, found) in batch.drain(..) {
-                out.write_all(record_line(plan, id, &found).as_bytes())?;
+            for (id, entry) in batch.drain(..) {
+                let line = match entry {
+                    Entry::Finished(found) => record_line(plan, id, &found),
+                    Entry::Part(part) => {
+                        let body = part_body(id, part);
+                        format!("{body} {}\n", record_crc(plan, &body))
+                    }
+                };
+                out.write_all(line.as_bytes())?;
             }
         }
         if let Some(clock) =

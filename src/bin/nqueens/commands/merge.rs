@@ -256,13 +256,18 @@ fn summary(merged: &merge::Merged) -> String {
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let c = &merged.counts;
     format!(
-        "merged {} shards of n = {} ({} engine, depth {}, {} subproblems): shard times {min:.3} s \
-         to {max:.3} s, slowest/mean {:.3}, {:.3} s in all",
+        "merged {} shards of n = {} ({} engine, depth {}, {} {}): shard times {min:.3} s to \
+         {max:.3} s, slowest/mean {:.3}, {:.3} s in all",
         merged.shards.len(),
         c.n,
         c.engine,
         c.split_depth,
         c.pieces,
+        if c.engine == nqueens::Engine::Join {
+            "blocks"
+        } else {
+            "subproblems"
+        },
         if mean > 0.0 { max / mean } else { 1.0 },
         c.elapsed.as_secs_f64(),
     )

@@ -75,11 +75,12 @@ pub fn run(
     // The result's times are of the search: every shard builds the whole plan as well, which
     // an estimate of one shard includes, so the line says both.
     crate::streams::say(&format!(
-        "shard {shard} of n = {n}{}: {} of {} subproblems, partial total {}, {:.3} s of search \
+        "shard {shard} of n = {n}{}: {} of {} {}, partial total {}, {:.3} s of search \
          with -j {} on {} (plus {planning:.3} s building the plan, not in the result's times){}",
         launcher.map_or(String::new(), |l| format!(" (from {l})")),
         result.subproblems,
         result.plan_subproblems,
+        run.plan.pieces_are(),
         result.total,
         result.elapsed_seconds,
         result.threads,

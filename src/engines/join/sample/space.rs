@@ -212,7 +212,7 @@ impl Weight {
         if h >= 2 {
             let (steep, h, cols) = (tilt(n), f64::from(h), f64::from(h * (h - 1)));
             for (d, t) in per_pair.iter_mut().enumerate().take(n as usize / 2).skip(1) {
-                *t = steep * (1.0 - 2.0 * (h - d as f64) / cols).ln();
+                *t = steep * ln_1m(2.0 * (h - d as f64) / cols);
             }
         }
         Weight {
@@ -232,8 +232,43 @@ impl Weight {
         let ln: f64 = (1..self.tilt.len())
             .map(|d| self.tilt[d] * (near(east, d) + near(west, d)))
             .sum();
-        ln.exp().clamp(self.low, self.high)
+        exp(ln).clamp(self.low, self.high)
     }
+}
+
+/// ln(1 - x), from its series with additions, products and quotients alone where it converges
+/// fast (x ≤ 1/2, every board the guess prices: x ≤ 2/h): IEEE arithmetic rounds those alike on
+/// every machine, where a platform's `ln` may differ in its last bit, and the shard partition
+/// is dealt by these weights ([`super::super::Join::block_cost`]).
+fn ln_1m(x: f64) -> f64 {
+    if !(0.0..=0.5).contains(&x) {
+        return (1.0 - x).ln();
+    }
+    let (mut power, mut sum) = (1.0, 0.0);
+    for k in 1..=64 {
+        power *= x;
+        sum -= power / f64::from(k);
+    }
+    sum
+}
+
+/// e^y, portable as [`ln_1m`] is: y = k ln 2 + r with |r| ≤ ln 2 / 2, e^r from 20 terms of its
+/// series, scaled by 2^k through the exponent's bits.
+fn exp(y: f64) -> f64 {
+    if y.is_nan() {
+        return y;
+    }
+    let k = (y / std::f64::consts::LN_2).round().clamp(-1100.0, 1100.0);
+    let r = y - k * std::f64::consts::LN_2;
+    let (mut term, mut sum) = (1.0, 1.0);
+    for i in 1..=20 {
+        term *= r / f64::from(i);
+        sum += term;
+    }
+    // 2^k in two factors, each a normal number.
+    let half = (k / 2.0).trunc();
+    let two_to = |e: f64| f64::from_bits(((e as i64 + 1023).clamp(1, 2046) as u64) << 52);
+    sum * two_to(half) * two_to(k - half)
 }
 
 #[cfg(test)]
