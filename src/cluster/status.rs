@@ -504,8 +504,12 @@ impl Tally {
                     campaign.prices[id] as f64 * campaign.plan.part_share(id, part.done)
                 })
                 .sum();
-            let work: u128 =
-                saved.finished.keys().map(|&id| campaign.prices[id]).sum::<u128>() + parts as u128;
+            let work: u128 = saved
+                .finished
+                .keys()
+                .map(|&id| campaign.prices[id])
+                .sum::<u128>()
+                + parts as u128;
             self.done_work += work;
             let (_, spent) = saved.earlier();
             if !spent.is_zero() {

@@ -1,6 +1,7 @@
 //! The integration tests: one binary, one module per concern.
 
 mod bench;
+mod blocks;
 mod campaigns;
 mod cli;
 mod counts;

@@ -4,8 +4,8 @@
 //! the ETA holds although the subproblems near the centre of the board cost far more than the
 //! others. An estimate shows its draws through the same [`Ticker`]. stdout never sees progress.
 
-use std::io::IsTerminal;
 use std::collections::HashMap;
+use std::io::IsTerminal;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 
@@ -146,7 +146,11 @@ impl<'a> Progress<'a> {
 
     /// Moves piece `id` on to `share` of its cost: what it adds to the work done.
     fn move_to(&self, id: usize, share: f64) -> f64 {
-        let mut under_way = self.shared.under_way.lock().unwrap_or_else(|e| e.into_inner());
+        let mut under_way = self
+            .shared
+            .under_way
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         let before = if share >= 1.0 {
             under_way.remove(&id)
         } else {

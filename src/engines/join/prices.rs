@@ -19,7 +19,9 @@ impl Join {
     /// Deterministic: the shard partition depends on it.
     pub(crate) fn block_cost(&self, i: usize) -> u128 {
         let mut sum = 0;
-        units::row_sets(self.n, self.blocks[i], |east| sum += self.row_set_cost(east));
+        units::row_sets(self.n, self.blocks[i], |east| {
+            sum += self.row_set_cost(east)
+        });
         sum
     }
 

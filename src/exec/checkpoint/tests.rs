@@ -95,13 +95,62 @@ fn runs_record_their_time_and_a_version_2_file_is_resumed_without() {
 
 /// This identity's header as version 2 wrote it.
 fn v2_header() -> String {
-    let body = identity()
-        .header()
-        .split(" crc=")
-        .next()
-        .unwrap()
-        .replacen("format=3", "format=2", 1);
+    header_of_version(2)
+}
+
+/// This identity's header as version `v` wrote it.
+fn header_of_version(v: u32) -> String {
+    let body = identity().header().split(" crc=").next().unwrap().replacen(
+        "format=4",
+        &format!("format={v}"),
+        1,
+    );
     format!("{body} crc={:08x}\n", crc32fast::hash(body.as_bytes()))
+}
+
+/// A part line of this identity's plan.
+fn part_line(id: usize, done: u32, solutions: u64) -> String {
+    let body = part_body(id, Part::new(done, solutions));
+    format!("{body} {}\n", record_crc(identity().plan, &body))
+}
+
+/// Part lines read back: the furthest of each piece counts; a line changed, from another plan,
+/// or saying other counts at the same part is damage; a version 3 file takes none.
+#[test]
+fn parts_read_back_and_the_furthest_counts() {
+    let text = file(&[(3, 7)]) + &part_line(5, 2, 40) + &part_line(5, 4, 90) + &part_line(5, 3, 60);
+    let saved = accepted(&text);
+    assert_eq!(saved.parts[&5], (Part::new(4, 90), 4));
+    assert_eq!(saved.finished.len(), 1);
+    let again = text.clone() + &part_line(5, 4, 91);
+    assert_eq!(damaged_line(&again), 6);
+    assert_eq!(
+        damaged_line(&text.replacen("part 5 4 90", "part 5 4 99", 1)),
+        4
+    );
+    assert_eq!(damaged_line(&(file(&[]) + &part_line(99, 1, 1))), 2);
+    assert_eq!(damaged_line(&(file(&[]) + "part 1 2\n")), 2);
+    let other = Plan::new(crate::Engine::Mirror, 8, 3)
+        .unwrap()
+        .fingerprint();
+    let body = part_body(1, Part::new(1, 1));
+    let spliced = file(&[]) + &format!("{body} {}\n", record_crc(other, &body));
+    assert_eq!(damaged_line(&spliced), 2);
+    // Written by a run, read back by the next; a version 3 file is resumed and takes none.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ck");
+    let (writer, _) = Writer::open(&path, &identity()).unwrap();
+    writer.record_part(6, Part::new(1, 11));
+    writer.finish().unwrap();
+    let (writer, saved) = Writer::open(&path, &identity()).unwrap();
+    assert_eq!(saved.parts[&6].0, Part::new(1, 11));
+    writer.finish().unwrap();
+    fs::write(&path, header_of_version(3)).unwrap();
+    let (writer, saved) = Writer::open(&path, &identity()).unwrap();
+    assert!(saved.parts.is_empty());
+    writer.record_part(6, Part::new(1, 11));
+    writer.finish().unwrap();
+    assert!(!fs::read_to_string(&path).unwrap().contains("part "));
 }
 
 fn accepted(text: &str) -> Saved {
@@ -140,7 +189,7 @@ fn damage_is_found_and_placed() {
     assert_eq!(damaged_line(&text.replacen("\n3 7 ", "\n3 8 ", 1)), 2);
     assert_eq!(damaged_line(&text.replacen("\n0 2 0", "\n0 2", 1)), 3);
     assert_eq!(damaged_line(&(file(&[(2, 1)]) + "garbage\n")), 3);
-    assert_eq!(damaged_line(&text.replacen("format=3", "format=4", 1)), 1);
+    assert_eq!(damaged_line(&text.replacen("format=4", "format=5", 1)), 1);
     assert_eq!(damaged_line(&file(&[(99, 1)])), 2); // not in the plan
 }
 
