@@ -104,24 +104,31 @@ fn into_a_closed_pipe(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// A listing or a count table whose reader closed the pipe (`solve 10 | head -3`) ends quietly
+/// with 0, as ripgrep and fd do; a shard's result into a closed pipe is lost, so it fails.
 #[test]
-fn a_result_into_a_closed_pipe_fails() {
+fn a_listing_into_a_closed_pipe_ends_quietly_and_a_shard_fails() {
     for args in [
         &["count", "10", "-q"][..],
-        &["count", "10", "--json", "-q"],
+        &["count", "8..11", "--json", "-q"],
         &["solve", "8"],
         &["solve", "8", "--format", "json"],
-        &["count", "12", "--shard", "1/2", "-j", "1", "-q"],
+        &["merge", "--help"],
     ] {
         let out = into_a_closed_pipe(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(status(&out), 1, "{args:?}: {stderr}");
-        assert!(
-            stderr.contains("error: cannot write the output"),
-            "{args:?}: {stderr}"
-        );
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(status(&out), 0, "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
     }
+    let args = ["count", "12", "--shard", "1/2", "-j", "1", "-q"];
+    let out = into_a_closed_pipe(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status(&out), 1, "{stderr}");
+    assert!(
+        stderr.contains("error: cannot write the output"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
     // A shard's result is not lost: it is on stderr, whole, for the user to save.
     let out = into_a_closed_pipe(&["count", "12", "--shard", "1/2", "-j", "1", "-q"]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -27,9 +27,6 @@ pub fn run(
     let mut wrong = Vec::new();
     for n in sizes {
         let counts = longrun::count(n, options, watch, &interrupt)?;
-        if std::mem::take(&mut header) {
-            writeln!(out, "{}", report::table_header())?;
-        }
         let r = Report::from(&counts);
         if r.verified == Some(false) {
             wrong.push(format!(
@@ -44,8 +41,17 @@ pub fn run(
         } else {
             report::table_row(&r)
         };
-        writeln!(out, "{line}")?;
-        out.flush()?;
+        let header = std::mem::take(&mut header).then(report::table_header);
+        let written = header
+            .map_or(Ok(()), |h| writeln!(out, "{h}"))
+            .and_then(|()| writeln!(out, "{line}"))
+            .and_then(|()| out.flush());
+        match written {
+            // The reader had what it wanted (`count 10..20 | head -3`): a wrong count seen so
+            // far still fails the run.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            written => written?,
+        }
     }
     if wrong.is_empty() {
         Ok(Exit::Success)

@@ -15,8 +15,21 @@ use crate::error::Error;
 use crate::exit::Exit;
 use crate::progress::Mode;
 
-/// Runs `command`, writing results to stdout.
+/// Runs `command`, writing results to stdout. A reader that closes the pipe early (`solve 12 |
+/// head`) had what it wanted: the command ends quietly with 0, as ripgrep and fd do, unless
+/// what it cut short is a shard's result, which is lost if it is not delivered.
 pub fn run(command: Command) -> Result<Exit, Error> {
+    let must_arrive = matches!(command, Command::CountShard { .. });
+    match dispatch(command) {
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe && !must_arrive => {
+            Ok(Exit::Success)
+        }
+        outcome => outcome,
+    }
+}
+
+/// Runs `command`.
+fn dispatch(command: Command) -> Result<Exit, Error> {
     match command {
         Command::Print(text) => {
             crate::streams::print_text(text)?;

@@ -29,9 +29,33 @@ struct Line {
     verified: bool,
 }
 
+/// The header line, written before any line is (serde writes it with the first): a bench's
+/// first export, before any thread count is timed, is the header, never an empty file.
+const COLUMNS: [&str; 15] = [
+    "n",
+    "engine",
+    "threads",
+    "runs",
+    "min_seconds",
+    "median_seconds",
+    "max_seconds",
+    "speedup",
+    "efficiency",
+    "nodes_per_second",
+    "subproblems_per_second",
+    "nodes",
+    "subproblems",
+    "total",
+    "verified",
+];
+
 impl Exporter for Csv {
     fn serialize(&self, bench: &Bench) -> Result<Vec<u8>, Error> {
-        let mut out = csv::Writer::from_writer(Vec::new());
+        let mut out = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        out.write_record(COLUMNS)
+            .map_err(|e| failed(Format::Csv, e))?;
         for r in &bench.results {
             out.serialize(Line {
                 n: bench.n,

@@ -104,4 +104,19 @@ mod tests {
             insta::assert_snapshot!(format.name(), String::from_utf8(bytes).unwrap());
         }
     }
+
+    /// Before any thread count is timed, the CSV export is its header (the one serde writes
+    /// with the lines), never an empty file: a full disk then leaves nothing, as for the others.
+    #[test]
+    fn a_csv_export_without_lines_is_its_header() {
+        let full =
+            String::from_utf8(Format::Csv.exporter().serialize(&example()).unwrap()).unwrap();
+        let mut empty = example();
+        empty.results.clear();
+        let header = Format::Csv.exporter().serialize(&empty).unwrap();
+        assert_eq!(
+            String::from_utf8(header).unwrap(),
+            full.lines().next().unwrap().to_string() + "\n"
+        );
+    }
 }
