@@ -103,7 +103,7 @@ pub enum Error {
     },
     /// The thread pool could not start (an address-space limit too small for its stacks, or the
     /// system's limit on threads).
-    #[error("cannot start {threads} worker thread{}: {reason}; they need at least {} of address space for their stacks", if *.threads == 1 { "" } else { "s" }, mib(*.needed))]
+    #[error("cannot start {threads} worker thread{}: {reason}; {} at least {} of address space for {} stack{}", if *.threads == 1 { "" } else { "s" }, if *.threads == 1 { "it needs" } else { "they need" }, mib(*.needed), if *.threads == 1 { "its" } else { "their" }, if *.threads == 1 { "" } else { "s" })]
     Pool {
         /// Threads asked for.
         threads: usize,

@@ -179,25 +179,28 @@ pub fn status(folders: &[PathBuf], threads: usize, stall: Duration) -> Result<St
 /// A run as its files name it: n, engine, split depth, K and plan fingerprint.
 type RunKey = (u32, Engine, u32, u32, String);
 
-/// [`status`] of every run in `folders` that is the same board by another decomposition (a
-/// count confirmed by the other decomposition, run in one folder): one status each, the first
-/// run's first. Files of any other run are named in its problems.
+/// [`status`] of every run in `folders` (a count confirmed by another decomposition or another K,
+/// or campaigns of several boards, in one folder): one status each, the first run's first.
 pub fn statuses(
     folders: &[PathBuf],
     threads: usize,
     stall: Duration,
 ) -> Result<Vec<Status>, StatusError> {
     let now = SystemTime::now();
-    let (results, checkpoints) = gather(folders, now)?;
     let mut problems = Vec::new();
+    let (results, checkpoints) = gather(folders, now, &mut problems)?;
     // The shard results, each checked as merge checks it (its checksum).
     let mut read: Vec<(PartialResult, &Found)> = Vec::new();
     for found in &results {
-        match std::fs::read_to_string(&found.path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<PartialResult>(&t).ok())
-        {
-            Some(r) if r.checksum == r.expected_checksum() => read.push((r, found)),
+        let text = match std::fs::read_to_string(&found.path) {
+            Ok(text) => text,
+            Err(e) => {
+                problems.push(format!("{}: cannot be read: {e}", found.path.display()));
+                continue;
+            }
+        };
+        match serde_json::from_str::<PartialResult>(&text) {
+            Ok(r) if r.checksum == r.expected_checksum() => read.push((r, found)),
             _ => problems.push(format!(
                 "{}: not a shard result with an intact checksum",
                 found.path.display()
@@ -222,7 +225,7 @@ pub fn statuses(
             runs.push(key);
         }
     }
-    let Some(first) = runs.first().cloned() else {
+    if runs.is_empty() {
         let names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
         let files = results.len() + checkpoints.len();
         if files == 0 {
@@ -238,16 +241,12 @@ pub fn statuses(
             files,
             problems,
         });
-    };
-    // The same board by another decomposition: another plan of the same n and engine.
-    let chosen: Vec<RunKey> = runs
-        .into_iter()
-        .filter(|r| (r.0, r.1) == (first.0, first.1))
-        .collect();
-    chosen
-        .iter()
+    }
+    // Every campaign in the folders gets a status: the same board by another decomposition or
+    // another K, or another board.
+    runs.iter()
         .map(|run| {
-            let others: Vec<&RunKey> = chosen.iter().filter(|r| *r != run).collect();
+            let others: Vec<&RunKey> = runs.iter().filter(|r| *r != run).collect();
             let files = Files {
                 read: &read,
                 heads: &heads,
@@ -259,18 +258,53 @@ pub fn statuses(
         .collect()
 }
 
-/// The `.json` and `.ckpt` files in `folders`.
-fn gather(folders: &[PathBuf], now: SystemTime) -> Result<(Vec<Found>, Vec<Found>), StatusError> {
+/// The `.json` and `.ckpt` files in `folders`; what cannot be opened (a dangling link, a loop of
+/// links, an entry that cannot be listed) and a shard's name on what is no file (a FIFO, a
+/// folder) go to `problems`.
+fn gather(
+    folders: &[PathBuf],
+    now: SystemTime,
+    problems: &mut Vec<String>,
+) -> Result<(Vec<Found>, Vec<Found>), StatusError> {
     let (mut results, mut checkpoints) = (Vec::new(), Vec::new());
     for folder in folders {
         let entries = std::fs::read_dir(folder).map_err(|source| StatusError::Folder {
             path: folder.clone(),
             source,
         })?;
-        for entry in entries.flatten() {
+        for entry in entries {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    problems.push(format!(
+                        "{}: an entry cannot be read: {e}",
+                        folder.display()
+                    ));
+                    continue;
+                }
+            };
             let path = entry.path();
-            let Ok(meta) = entry.metadata() else { continue };
+            let shard_name = matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("json" | "ckpt")
+            );
+            // Links followed, as a read of the file would.
+            let meta = match std::fs::metadata(&path) {
+                Ok(meta) => meta,
+                Err(e) => {
+                    problems.push(format!("{}: cannot be opened: {e}", path.display()));
+                    continue;
+                }
+            };
             if !meta.is_file() {
+                if shard_name {
+                    let kind = if meta.is_dir() {
+                        "a folder"
+                    } else {
+                        "not a regular file"
+                    };
+                    problems.push(format!("{}: {kind}, not a shard's file", path.display()));
+                }
                 continue;
             }
             let found = Found {

@@ -94,6 +94,13 @@ pub struct Execution {
     pub count_nodes: bool,
 }
 
+/// Whether `threads` worker threads can start on this machine now (a pool is started and
+/// stopped): a command asks before it says or starts anything else, so that a refusal
+/// (`ulimit -v`, a limit on processes) is its first and only word, naming what they need.
+pub fn threads_start(threads: usize) -> Result<(), Error> {
+    crate::system::pool(threads).map(drop)
+}
+
 /// Runs the subproblems of `plan` that `select` picks on a pool of `how.threads` threads.
 ///
 /// `select` is how a resumed run skips finished subproblems and a shard keeps its own: the plan

@@ -258,6 +258,15 @@ impl Plan {
         }
     }
 
+    /// The bytes of the join engine's quadrant table where this plan makes its quadrants on
+    /// demand (3 to 4 times slower) although its board has a table: the budget could not hold
+    /// it. `None` otherwise.
+    pub fn table_not_held(&self) -> Option<u64> {
+        let join = self.join_tables()?;
+        (join.quadrants() == join::Quadrant::OnDemand && self.n <= join::MAX_TABLE_N)
+            .then(|| crate::engines::join::quadrant::Quadrants::size(self.n).1)
+    }
+
     /// What the pieces are called where a user reads of them: "blocks" (the join engine's
     /// blocks of row sets) or "subproblems".
     pub fn pieces_are(&self) -> &'static str {

@@ -181,6 +181,17 @@ fn execute_priced(
             plan.engine()
         ));
     }
+    if let (Some(table), false) = (plan.table_not_held(), watch.quiet) {
+        // The table is built when it takes at most half of the budget.
+        let mib = |bytes: u64| bytes.div_ceil(1 << 20);
+        progress::note(&format!(
+            "note: the quadrant table of n = {} ({} MiB) does not fit in the memory allowed, so \
+             its quadrants are made on demand (3 to 4 times slower); --memory {}M would hold it",
+            plan.n(),
+            mib(table),
+            mib(2 * table)
+        ));
+    }
     let path = watch.checkpoint.as_deref();
     let run = Run::open(plan, selection, options.count_nodes, path)
         .map_err(|e| why_another_run(e, plan, options))?;

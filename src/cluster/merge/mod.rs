@@ -275,9 +275,9 @@ impl Reader {
 
     /// [`Reader::merge`], except where the results are whole runs of one board, each by
     /// another of its decompositions (campaign.md: a count confirmed by another
-    /// decomposition): then each is merged on its own, and all are returned, whole units
-    /// first, then the quarter turn, then the innermost key. Shards of two mixed in one set are
-    /// still refused as of different runs.
+    /// decomposition) or split another number of ways K: then each is merged on its own, and
+    /// all are returned, whole units first, then the quarter turn, then the innermost key, each
+    /// by K. Shards of two mixed in one set are still refused as of different runs.
     pub fn merge_each(self, threads: usize, quorum: Quorum) -> Result<Vec<Merged>, MergeError> {
         let campaigns: BTreeSet<(&str, &str)> =
             self.read.iter().map(|o| o.run.campaign()).collect();
@@ -329,17 +329,14 @@ impl Reader {
                 gaps,
             });
         }
-        // Campaigns that are not each a decomposition of their own (two K of one plan): one
-        // run's shards mixed, refused as such.
-        let mut names: Vec<Option<&str>> = (each.iter())
-            .map(|m| m.decomposition.map(Decomposition::name))
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        if names.len() < each.len() || names.contains(&None) {
-            return Err(mixed(threads));
-        }
-        each.sort_by_key(|m| std::cmp::Reverse(m.decomposition.map(Decomposition::name)));
+        // Whole campaigns of one board, by other decompositions or other K: each a count of
+        // its own, which `status` lists apart too.
+        each.sort_by_key(|m| {
+            (
+                std::cmp::Reverse(m.decomposition.map(Decomposition::name)),
+                m.shards.first().map(|r| r.shards),
+            )
+        });
         Ok(each)
     }
 }

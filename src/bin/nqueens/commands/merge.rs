@@ -136,8 +136,13 @@ fn expand(files: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 
 /// Checks and sums the partial results in `files` (`-` is stdin) and prints the count as `count`
 /// does; warnings and a summary of the shards go to stderr.
-pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit, Error> {
-    let each = read(files)?.merge_each(num_cpus::get(), quorum)?;
+pub fn run(
+    files: &[PathBuf],
+    json: bool,
+    quorum: merge::Quorum,
+    threads: usize,
+) -> Result<Exit, Error> {
+    let each = read(files)?.merge_each(threads, quorum)?;
     for merged in &each {
         for warning in &merged.warnings {
             say(&format!("warning: {warning}"));
@@ -151,6 +156,7 @@ pub fn run(files: &[PathBuf], json: bool, quorum: merge::Quorum) -> Result<Exit,
             plan: m.plan.clone(),
             decomposition: m.decomposition.map(nqueens::Decomposition::name),
             shards: m.shards.len(),
+            k: m.shards.first().map_or(0, |r| r.shards),
             confirmed: (each.len() >= 2)
                 .then(|| each.iter().all(|e| e.counts.total == each[0].counts.total)),
         })
@@ -225,23 +231,37 @@ fn confirm(rows: &[Merged]) -> Result<(), Error> {
     if rows.len() < 2 {
         return Ok(());
     }
-    let names: Vec<&str> = (rows.iter())
-        .map(|r| r.decomposition.unwrap_or("one"))
-        .collect();
+    // Named by decomposition where each has its own, else by decomposition (or engine) and K.
+    let mut decompositions: Vec<Option<&str>> = rows.iter().map(|r| r.decomposition).collect();
+    decompositions.sort_unstable();
+    decompositions.dedup();
+    let by_decomposition = decompositions.len() == rows.len() && !decompositions.contains(&None);
+    let (names, what): (Vec<String>, _) = if by_decomposition {
+        let names = rows
+            .iter()
+            .map(|r| r.decomposition.unwrap_or("one").to_string());
+        (names.collect(), "decompositions")
+    } else {
+        let names = rows.iter().map(|r| {
+            let way = r.decomposition.unwrap_or(r.report.engine.name());
+            format!("{way} K = {}", r.k)
+        });
+        (names.collect(), "campaigns")
+    };
     if rows.iter().any(|r| r.report.total != rows[0].report.total) {
         let each: Vec<String> = (rows.iter().zip(&names))
             .map(|(r, name)| format!("{} by {name}", r.report.total))
             .collect();
         return Err(Error::Message(format!(
-            "the decompositions of n = {} disagree: {}: at least one of the campaigns counted \
-             wrong; count again the shards of each on other hosts (--quorum 2)",
+            "the {what} of n = {} disagree: {}: at least one of the campaigns counted wrong; \
+             count again the shards of each on other hosts (--quorum 2)",
             rows[0].report.n,
             each.join(", ")
         )));
     }
     let (last, rest) = names.split_last().expect("two rows or more");
     say(&format!(
-        "confirmed: the {} and {last} decompositions give the same total",
+        "confirmed: the {} and {last} {what} give the same total",
         rest.join(", ")
     ));
     Ok(())
@@ -285,6 +305,9 @@ struct Merged {
     decomposition: Option<&'static str>,
     /// Shards merged.
     shards: usize,
+    /// K, the shards the campaign was split into.
+    #[serde(skip)]
+    k: u32,
     /// With several merged counts (one board by several decompositions): whether their totals
     /// agree.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -28,8 +28,16 @@ pub fn run(command: Command) -> Result<Exit, Error> {
     }
 }
 
-/// Runs `command`.
+/// Runs `command`. A command that counts first makes sure its threads can start, so that their
+/// refusal is the first thing it says; `merge` and `status`, whose threads only speed them up,
+/// make do with one where no more can start.
 fn dispatch(command: Command) -> Result<Exit, Error> {
+    if let Command::Count { options, .. }
+    | Command::CountShard { options, .. }
+    | Command::Estimate { options, .. } = &command
+    {
+        nqueens::exec::threads_start(options.threads)?;
+    }
     match command {
         Command::Print(text) => {
             crate::streams::print_text(text)?;
@@ -55,14 +63,14 @@ fn dispatch(command: Command) -> Result<Exit, Error> {
             files,
             json,
             quorum,
-        } => merge::run(&files, json, quorum),
+        } => merge::run(&files, json, quorum, threads_that_start(num_cpus::get())?),
         Command::Bench { settings, exports } => bench::run(&settings, &exports),
         Command::Status {
             dirs,
             json,
             stalled,
             threads,
-        } => status::run(&dirs, json, stalled, threads),
+        } => status::run(&dirs, json, stalled, threads_that_start(threads)?),
         Command::Estimate {
             n,
             options,
@@ -88,6 +96,16 @@ fn dispatch(command: Command) -> Result<Exit, Error> {
             trace,
         } => solve::run(n, &options, format, trace),
     }
+}
+
+/// `wanted` threads where they can start, else one (for `merge` and `status`, whose threads only
+/// speed them up): the error names what even one needs.
+fn threads_that_start(wanted: usize) -> Result<usize, Error> {
+    if nqueens::exec::threads_start(wanted).is_ok() {
+        return Ok(wanted);
+    }
+    nqueens::exec::threads_start(1)?;
+    Ok(1)
 }
 
 /// Writes each page into `dir` (made if missing), naming each file on stdout as it is written.

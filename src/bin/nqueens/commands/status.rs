@@ -34,7 +34,33 @@ pub fn run(dirs: &[PathBuf], json: bool, stalled: Duration, threads: usize) -> R
         reports.join("\n")
     };
     crate::streams::print(text)?;
+    if !json {
+        // Each status holds the folders' problems and those of its own files.
+        let mut problems: Vec<&String> = Vec::new();
+        for problem in all.iter().flat_map(|s| &s.problems) {
+            if !problems.contains(&problem) {
+                problems.push(problem);
+            }
+        }
+        warn(&problems);
+    }
     Ok(Exit::Success)
+}
+
+/// Warnings shown on stderr at most, the rest counted ("--json" lists them all).
+const MOST_WARNINGS: usize = 20;
+
+/// Says `problems` on stderr: every one, or the first [`MOST_WARNINGS`] and how many more.
+fn warn(problems: &[&String]) {
+    for problem in problems.iter().take(MOST_WARNINGS) {
+        crate::streams::say(&format!("warning: {problem}"));
+    }
+    if problems.len() > MOST_WARNINGS {
+        crate::streams::say(&format!(
+            "warning: and {} more (nqueens status --json lists every one)",
+            problems.len() - MOST_WARNINGS
+        ));
+    }
 }
 
 /// The command that submits the shards to count again, from wherever it is run: the folder by
@@ -148,9 +174,6 @@ fn report(s: &Status, dirs: &[PathBuf]) -> String {
         lines.push(format!(
             "submit again what is not queued (not started, stopped or stalled):\n{again}"
         ));
-    }
-    for problem in s.problems.iter().take(5) {
-        lines.push(format!("warning: {problem}"));
     }
     lines.join("\n") + "\n"
 }
