@@ -58,7 +58,15 @@ pub enum Error {
         /// The engine asked for.
         engine: Engine,
     },
-    /// A decomposition asked for that this board or engine does not have.
+    /// A decomposition asked for of an engine other than the join engine's.
+    #[error("the {engine} engine has no {decomposition} decomposition: decompositions are the join engine's (--engine join, or no --engine)")]
+    EngineDecomposition {
+        /// The engine asked for.
+        engine: Engine,
+        /// The decomposition asked for.
+        decomposition: crate::Decomposition,
+    },
+    /// A decomposition asked for that this board does not have.
     #[error("n = {n} has no {decomposition} decomposition: {why}")]
     Decomposition {
         /// Board size.

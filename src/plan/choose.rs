@@ -45,9 +45,13 @@ pub(crate) fn choose_for(
         (None, None) => Engine::fastest(n),
     };
     if asked != Decomposition::Fastest {
-        let why = if engine != Engine::Join {
-            Some("decompositions are the join engine's")
-        } else if n % 2 == 1 && asked == Decomposition::QuarterTurn {
+        if engine != Engine::Join {
+            return Err(Error::EngineDecomposition {
+                engine,
+                decomposition: asked,
+            });
+        }
+        let why = if n % 2 == 1 && asked == Decomposition::QuarterTurn {
             Some("an odd board's units are counted by their quarter turn in every decomposition")
         } else {
             None

@@ -227,7 +227,7 @@ fn every_decomposition_matches_the_table() {
             14,
             (Options::default().with_engine(Some(Engine::Mirror)))
                 .with_decomposition(Decomposition::Whole),
-            "decompositions are the join engine's",
+            "the mirror engine has no whole decomposition: decompositions are the join engine's",
         ),
     ] {
         let refused = nqueens::count(n, &options).unwrap_err().to_string();

@@ -54,7 +54,7 @@ fn cargo(dir: &Path, args: &[&str]) -> String {
 }
 
 /// The section's console block run as a new user runs it, in a new project beside this
-/// checkout (the README's `../nqueens`): `cargo add`, the lock file copied, `cargo run`, whose
+/// checkout (the README's `$CLONE`, whatever the checkout's name): `cargo add`, the lock file copied, `cargo run`, whose
 /// output is the block's.
 #[test]
 fn the_readme_library_example_builds_with_the_lines_it_gives() {
@@ -78,7 +78,7 @@ fn the_readme_library_example_builds_with_the_lines_it_gives() {
         }
         let words: Vec<String> = command
             .split_whitespace()
-            .map(|a| a.replace("../nqueens", &root().display().to_string()))
+            .map(|a| a.replace("$CLONE", &root().display().to_string()))
             .collect();
         let printed = match words.iter().map(String::as_str).collect::<Vec<_>>()[..] {
             ["cargo", ref args @ ..] => {

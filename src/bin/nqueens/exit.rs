@@ -45,7 +45,8 @@ pub fn exit_code(result: Result<Exit, Error>) -> Exit {
         Error::Count(
             nqueens::Error::PlanTooLarge { .. }
             | nqueens::Error::NoSplitDepth { .. }
-            | nqueens::Error::Decomposition { .. },
+            | nqueens::Error::Decomposition { .. }
+            | nqueens::Error::EngineDecomposition { .. },
         ) => Exit::Usage,
         _ => Exit::Failure,
     }
