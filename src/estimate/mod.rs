@@ -103,6 +103,10 @@ pub struct Estimate {
     /// Draws already under way then are still added, and may widen the interval a little; the
     /// reason the sampling stopped stays the one of the moment it stopped.
     pub reached: bool,
+    /// Whether the sampling stopped early because the count itself, on the estimate's threads,
+    /// takes less than the estimate had already spent (by the upper end of the interval, from
+    /// at least [`MIN_PRECISE_SAMPLES`] draws): counting is then the better answer.
+    pub sooner: bool,
 }
 
 impl Estimate {
@@ -163,6 +167,9 @@ pub struct Sampling {
     pub seconds: f64,
     /// The half-width of the interval, as a share of the value, that ends the sampling.
     pub until: Option<f64>,
+    /// Whether the sampling ends once counting would take less than it has spent
+    /// ([`Estimate::sooner`]).
+    pub sooner: bool,
 }
 
 impl Sampling {
@@ -171,6 +178,16 @@ impl Sampling {
         Sampling {
             seconds,
             until: None,
+            sooner: false,
+        }
+    }
+
+    /// This sampling, ended as soon as counting would take less time than it has spent (by the
+    /// upper end of the interval, from at least [`MIN_PRECISE_SAMPLES`] draws).
+    pub fn unless_counting_is_sooner(self) -> Sampling {
+        Sampling {
+            sooner: true,
+            ..self
         }
     }
 
@@ -237,7 +254,11 @@ fn sample(
     draw: &(dyn Fn(&mut SplitMix64) -> Drawn + Sync),
 ) -> Result<Estimate, Error> {
     let n = plan.n();
-    let Sampling { seconds, until } = sampling;
+    let Sampling {
+        seconds,
+        until,
+        sooner: stop_sooner,
+    } = sampling;
     let sampling = Instant::now();
     let population = space.population;
     let by_pairs = plan.counts_pairs();
@@ -273,8 +294,10 @@ fn sample(
         reached: until.is_some_and(|u| {
             draws.count() >= MIN_PRECISE_SAMPLES && margin(draws) <= u * draws.time.mean
         }),
+        sooner: false,
     };
     let reached = std::sync::atomic::AtomicBool::new(false);
+    let sooner = std::sync::atomic::AtomicBool::new(false);
     if population == 0 {
         // Nothing to search (n = 2 and 3 have no placement): nothing to draw, and no time.
         return Ok(so_far(&Draws::new(by_pairs)));
@@ -295,6 +318,7 @@ fn sample(
                 while started.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MIN_SAMPLES
                     || sampling.elapsed() < budget
                         && !reached.load(std::sync::atomic::Ordering::Relaxed)
+                        && !sooner.load(std::sync::atomic::Ordering::Relaxed)
                 {
                     let drawn = draw(&mut rng);
                     let now = {
@@ -305,6 +329,13 @@ fn sample(
                     if now.precise() == Some(true) {
                         reached.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
+                    let (wall, wall_margin) = now.wall(options.threads);
+                    if stop_sooner
+                        && now.samples >= MIN_PRECISE_SAMPLES
+                        && wall + wall_margin <= now.setup + now.elapsed
+                    {
+                        sooner.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
                     watch(&now);
                 }
             })
@@ -312,6 +343,7 @@ fn sample(
     let mut last = so_far(&draws.into_inner().unwrap_or_else(|e| e.into_inner()));
     // Why it stopped is what it was when it stopped, not after a draw finished late.
     last.reached = reached.into_inner();
+    last.sooner = sooner.into_inner();
     Ok(last)
 }
 

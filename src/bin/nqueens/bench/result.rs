@@ -26,12 +26,13 @@ pub struct Bench {
     pub results: Vec<Row>,
 }
 
-/// How the default `n` was found: one-thread runs of growing n, then an extrapolation.
+/// How the default `n` was found: runs of growing n on the widest thread count, until one took
+/// long enough.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Calibration {
-    /// The one-thread probe runs, smallest n first.
+    /// The probe runs, smallest n first; the last is of the chosen n.
     pub probes: Vec<Probe>,
-    /// The expected wall time of a one-thread run of the chosen n.
+    /// The wall time of the widest run of the chosen n, as its probe took.
     pub estimated_seconds: f64,
 }
 
@@ -40,8 +41,10 @@ pub struct Calibration {
 pub struct Probe {
     /// Board size.
     pub n: u32,
-    /// Wall time on one thread.
+    /// Wall time.
     pub seconds: f64,
+    /// The threads it ran on: the bench's widest.
+    pub threads: usize,
 }
 
 /// The statistics of one thread count.
@@ -154,8 +157,12 @@ pub(crate) mod tests {
             },
             n: 12,
             calibration: Some(Calibration {
-                probes: [(8, 0.0001), (9, 0.0005), (10, 0.003), (11, 0.3)]
-                    .map(|(n, seconds)| Probe { n, seconds })
+                probes: [(8, 0.0001), (9, 0.0005), (10, 0.003), (11, 0.3), (12, 2.1)]
+                    .map(|(n, seconds)| Probe {
+                        n,
+                        seconds,
+                        threads: 8,
+                    })
                     .to_vec(),
                 estimated_seconds: 2.1,
             }),

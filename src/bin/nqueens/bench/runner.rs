@@ -10,8 +10,7 @@ use nqueens::{known, Counts, Engine, Options};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// Board size; `None` calibrates one so that the run on the most threads takes at least
-    /// [`LEAST_SECONDS`] if it scales perfectly: a one-thread run of about that times the most
-    /// threads, at most [`MOST_ONE_THREAD_SECONDS`].
+    /// [`LEAST_SECONDS`], stepping n up on that thread count ([`calibrate`]).
     pub n: Option<u32>,
     /// Thread counts; empty means [`default_thread_counts`]. 1 is always measured: it is the baseline.
     pub threads: Vec<usize>,
@@ -71,16 +70,12 @@ pub enum Event<'a> {
     },
 }
 
-/// One-thread runs shorter than this are too short to extrapolate from.
-const PROBE_SECONDS: f64 = 0.25;
 /// The least time a run on the most threads should take: below it, starting the threads and
 /// building the plan weigh on the speedup, and the table measures start-up, not scaling.
 pub const LEAST_SECONDS: f64 = 1.0;
 /// The longest one-thread run the calibration aims at, however many threads there are (on a
 /// very wide machine the widest run is then shorter, and the table says so).
 pub(crate) const MOST_ONE_THREAD_SECONDS: f64 = 60.0;
-/// The range the growth from one n to the next is kept within when extrapolating.
-const GROWTH: (f64, f64) = (4.0, 9.0);
 /// The calibration starts here.
 const FIRST_PROBE: u32 = 8;
 
@@ -99,11 +94,11 @@ pub fn run(
     let (n, calibration) = match settings.n {
         Some(n) => (n, None),
         None => {
-            // A one-thread run this long makes the widest run take LEAST_SECONDS if it scales.
-            let target = (LEAST_SECONDS * widest as f64).min(MOST_ONE_THREAD_SECONDS);
-            let c = calibrate(target, |n| {
+            // The widest run itself, stepped up until it takes LEAST_SECONDS: no growth from n
+            // to n+1 is assumed (it differs by machine), so what it predicts it measured.
+            let c = calibrate(widest, |n| {
                 on(Event::Calibrating { n })?;
-                let counts = count(n, 1, settings.engine, published(n)?, false)?;
+                let counts = count(n, widest, settings.engine, published(n)?, false)?;
                 Ok(counts.elapsed.as_secs_f64())
             })?;
             (c.0, Some(c.1))
@@ -210,46 +205,34 @@ pub fn thread_counts(asked: &[usize]) -> Vec<usize> {
     threads
 }
 
-/// Chooses n from one-thread probe runs of growing n (`probe(n)` returns seconds): probe until a
-/// run takes 0.25 s, extrapolate with the growth of the last step (kept within 4–9× per n), and
-/// take the smallest n whose measured or estimated one-thread time is at least `target` seconds
-/// (the largest known n if none is).
+/// Chooses n from runs of growing n on the `widest` thread count (`probe(n)` returns seconds),
+/// from [`FIRST_PROBE`]: the first whose run takes at least [`LEAST_SECONDS`], or whose
+/// one-thread run, `widest` times as long if it scales, would pass
+/// [`MOST_ONE_THREAD_SECONDS`] (the largest known n if none does). The chosen n's probe is a run
+/// of the widest thread count: what the bench will time there, measured.
 pub fn calibrate(
-    target: f64,
+    widest: usize,
     mut probe: impl FnMut(u32) -> Result<f64, Error>,
 ) -> Result<(u32, Calibration), Error> {
     let last_n = known::table().len() as u32;
     let mut probes = Vec::new();
     for n in FIRST_PROBE..=last_n {
         let seconds = probe(n)?;
-        probes.push(Probe { n, seconds });
-        if seconds >= PROBE_SECONDS {
+        probes.push(Probe {
+            n,
+            seconds,
+            threads: widest,
+        });
+        if seconds >= LEAST_SECONDS || seconds * widest as f64 >= MOST_ONE_THREAD_SECONDS {
             break;
         }
     }
-    let Probe { n, seconds: t } = *probes.last().expect("at least one probe");
-    // Each n costs 5–7 times the one before; a probe slowed by a busy machine must not throw the
-    // estimate far, so the measured step is kept within GROWTH.
-    let growth = match probes.len() {
-        1 => 6.0,
-        len => (t / probes[len - 2].seconds).clamp(GROWTH.0, GROWTH.1),
-    };
-    let mut candidates: Vec<(u32, f64)> = probes.iter().map(|p| (p.n, p.seconds)).collect();
-    candidates.extend(
-        successors(Some((n, t)), |&(m, s)| Some((m + 1, s * growth)))
-            .skip(1)
-            .take_while(|&(m, s)| m <= last_n && s < target * growth),
-    );
-    let &(chosen, estimated_seconds) = candidates
-        .iter()
-        .find(|c| c.1 >= target)
-        .or(candidates.last())
-        .expect("at least one candidate");
+    let Probe { n, seconds, .. } = *probes.last().expect("at least one probe");
     Ok((
-        chosen,
+        n,
         Calibration {
             probes,
-            estimated_seconds,
+            estimated_seconds: seconds,
         },
     ))
 }
@@ -279,34 +262,26 @@ mod tests {
     }
 
     #[test]
-    fn calibration_picks_the_smallest_n_that_takes_the_target() {
-        // 1e-6 s at n = 8: n = 15 takes 0.49 s (the last probe), n = 16 about 3.2 s, n = 17 21 s.
-        let (n, c) = calibrate(1.0, machine(1e-6)).unwrap();
-        assert_eq!(c.probes.last().unwrap().n, 15);
-        assert_eq!(n, 16);
+    fn calibration_steps_up_until_the_widest_run_takes_a_second() {
+        // 1e-6 s at n = 8: n = 15 takes 0.49 s, n = 16 3.2 s: chosen, and measured.
+        let (n, c) = calibrate(2, machine(1e-6)).unwrap();
+        assert_eq!((n, c.probes.len()), (16, 9));
         assert!((c.estimated_seconds - 1e-6 * 6.5f64.powi(8)).abs() < 1e-9);
-        // Sixteen threads: the one-thread run must take 16 s, so n = 17.
-        assert_eq!(calibrate(16.0, machine(1e-6)).unwrap().0, 17);
-        // A machine twice as slow: n = 15 takes about 1 s and is measured, not estimated.
-        let (n, c) = calibrate(0.9, machine(2e-6)).unwrap();
-        assert_eq!((n, c.probes.last().unwrap().n), (15, 15));
+        assert!(c.probes.iter().all(|p| p.threads == 2));
+        // Whatever the growth from one n to the next: 2× here, 10× there.
+        let times = [1e-3, 2e-3, 0.02, 0.04, 0.4, 0.8, 8.0];
+        let (n, c) = calibrate(4, |n| Ok(times[n as usize - 8])).unwrap();
+        assert_eq!((n, c.estimated_seconds), (14, 8.0));
         // A very slow machine: n = 8 already takes 5 s.
-        assert_eq!(calibrate(1.0, machine(5.0)).unwrap().0, 8);
-    }
-
-    #[test]
-    fn a_noisy_probe_does_not_throw_the_estimate_far() {
-        // n = 14 looks only twice as dear as n = 13 (a busy machine): taken as 4 times, n = 15 is
-        // estimated at 1.2 s and chosen; taken at its word, n = 17 would be (2.4 s).
-        let times = [1e-4, 5e-4, 3e-3, 0.02, 0.1, 0.15, 0.3];
-        let (n, c) = calibrate(1.0, |n| Ok(times[n as usize - 8])).unwrap();
-        assert_eq!(n, 15);
-        assert!((c.estimated_seconds - 1.2).abs() < 1e-9);
+        assert_eq!(calibrate(1, machine(5.0)).unwrap().0, 8);
+        // A hundred threads: the one-thread run of a widest run of 0.61 s would take 61 s.
+        let (n, c) = calibrate(100, |n| Ok(0.7 * f64::from(n - 7) / 8.0)).unwrap();
+        assert_eq!((n, c.probes.len()), (14, 7));
     }
 
     #[test]
     fn calibration_stops_at_the_last_known_n() {
-        let (n, c) = calibrate(1.0, machine(1e-30)).unwrap();
+        let (n, c) = calibrate(1, machine(1e-30)).unwrap();
         assert_eq!(n, 27);
         assert_eq!(c.probes.len(), 20);
     }

@@ -124,18 +124,14 @@ pub fn busy_warning(bench: &Bench) -> Option<String> {
 pub fn describe(bench: &Bench) -> String {
     let chosen = match &bench.calibration {
         None => "given".to_string(),
-        Some(c) => match (c.probes.iter().find(|p| p.n == bench.n), c.probes.last()) {
-            (Some(probe), _) => format!(
-                "calibrated so that the widest run takes at least {:.0} s: a one-thread run took {:.2} s",
+        Some(c) => match c.probes.iter().find(|p| p.n == bench.n) {
+            Some(probe) => format!(
+                "calibrated so that the widest run takes at least {:.0} s: on {} it took {:.2} s",
                 super::LEAST_SECONDS,
+                crate::units::plural(probe.threads, "thread"),
                 probe.seconds
             ),
-            (None, Some(last)) => format!(
-                "calibrated so that the widest run takes at least {:.0} s: n = {} took {:.2} s on one thread, so n = {} should take about {:.1} s",
-                super::LEAST_SECONDS,
-                last.n, last.seconds, bench.n, c.estimated_seconds
-            ),
-            (None, None) => "calibrated".to_string(),
+            None => "calibrated".to_string(),
         },
     };
     format!(

@@ -207,6 +207,8 @@ struct Figures {
     until: Option<f64>,
     /// Whether the interval came within it: `false` when `--seconds` came first.
     precise: Option<bool>,
+    /// Whether the sampling stopped early because counting takes less time than it had spent.
+    count_sooner: bool,
     /// Pieces of work timed in those draws.
     timed: u64,
     /// The share of the row sets that hold a unit, where the draws are of those only.
@@ -277,6 +279,7 @@ impl Figures {
             draws: e.samples,
             until: e.until,
             precise: e.precise(),
+            count_sooner: e.sooner,
             timed: e.timed,
             share_with_unit: e.share,
             weighed: e.weighed,
@@ -369,6 +372,7 @@ fn report(f: &Figures) -> String {
     [
         heading(f),
         width(f),
+        sooner(f),
         work(f, unit),
         wall(f, unit),
         shards_of_an_hour(f),
@@ -415,6 +419,21 @@ fn timed(unit: (f64, &str), what: &str, value: f64, margin: f64) -> String {
         100.0 * margin / value.max(f64::MIN_POSITIVE),
         at((value - margin).max(0.0)),
         at(value + margin)
+    )
+}
+
+/// Where the sampling stopped early because the count takes less time than it had spent: the
+/// command that counts instead.
+fn sooner(f: &Figures) -> String {
+    if !f.count_sooner {
+        return String::new();
+    }
+    format!(
+        "stopped early: counting takes less than the {:.1} s sampled; count it instead: \
+         nqueens count {} -j {}\n",
+        f.setup_seconds + f.sampling_seconds,
+        f.n,
+        f.threads
     )
 }
 

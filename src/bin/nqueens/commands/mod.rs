@@ -84,7 +84,9 @@ fn dispatch(command: Command) -> Result<Exit, Error> {
         } => estimate::run(
             n,
             &options,
-            Sampling::for_seconds(seconds).until(until),
+            Sampling::for_seconds(seconds)
+                .until(until)
+                .unless_counting_is_sooner(),
             seed,
             estimate::Output { shards, json },
             Mode::choose(quiet, progress),
