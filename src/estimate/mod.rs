@@ -183,7 +183,8 @@ impl Sampling {
     }
 
     /// This sampling, ended as soon as counting would take less time than it has spent (by the
-    /// upper end of the interval, from at least [`MIN_PRECISE_SAMPLES`] draws).
+    /// upper end of the interval, from at least [`MIN_PRECISE_SAMPLES`] draws, after at least
+    /// [`SOONER_AFTER`]).
     pub fn unless_counting_is_sooner(self) -> Sampling {
         Sampling {
             sooner: true,
@@ -196,6 +197,10 @@ impl Sampling {
         Sampling { until, ..self }
     }
 }
+
+/// The least time an estimate spends before it stops because counting takes less
+/// ([`Sampling::unless_counting_is_sooner`]): below a second the difference is not worth a word.
+pub const SOONER_AFTER: f64 = 1.0;
 
 /// The fewest draws whose interval may end a sampling by its width: a few draws can agree by
 /// chance, and stopping the first time a small sample looks precise would make the interval too
@@ -330,9 +335,11 @@ fn sample(
                         reached.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
                     let (wall, wall_margin) = now.wall(options.threads);
+                    let spent = now.setup + now.elapsed;
                     if stop_sooner
                         && now.samples >= MIN_PRECISE_SAMPLES
-                        && wall + wall_margin <= now.setup + now.elapsed
+                        && spent >= SOONER_AFTER
+                        && wall + wall_margin <= spent
                     {
                         sooner.store(true, std::sync::atomic::Ordering::Relaxed);
                     }

@@ -183,7 +183,7 @@ fn estimates_show_their_draws_as_they_come() {
 fn a_stopped_estimate_reports_the_draws_done() {
     use std::io::{BufRead, BufReader, Read};
     let mut child = crate::util::process()
-        .args(["estimate", "16", "-j", "1"])
+        .args(["estimate", "20", "-j", "1"])
         .args(["--seconds", "300", "--progress=0.1"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -224,7 +224,7 @@ fn a_stopped_estimate_reports_the_draws_done() {
         "{rest}"
     );
     assert!(
-        out.starts_with("n = 16, join engine") && out.contains("CPU time "),
+        out.starts_with("n = 20, join engine") && out.contains("CPU time "),
         "{out}"
     );
 }

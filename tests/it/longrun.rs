@@ -478,14 +478,14 @@ fn progress_goes_to_stderr_and_json_stays_clean() {
     let json: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["total"], 2_279_184);
     assert!(stderr.contains("progress n = 15: "), "{stderr}");
-    // Each line leads with the share of the work; the blocks finished, which differ in
+    // Each line leads with the share of the work; the subproblems finished, which differ in
     // work by orders of magnitude, come last and say so.
     for line in stderr.lines().filter(|l| l.starts_with("progress ")) {
         let (share, rest) = line["progress n = 15: ".len()..]
             .split_once("% of the work, ETA ")
             .unwrap();
         assert!(share.parse::<f64>().is_ok(), "{line}");
-        assert!(rest.ends_with(" blocks, of unequal work)"), "{line}");
+        assert!(rest.ends_with(" subproblems, of unequal work)"), "{line}");
     }
     assert!(stderr.contains("solutions so far"), "{stderr}");
     // However short the run, its log ends with where it ended: all of it.

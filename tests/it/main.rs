@@ -15,6 +15,7 @@ mod longrun;
 mod parsers;
 mod readme;
 mod shard;
+mod smallprint;
 mod solve;
 mod status;
 mod streams;

@@ -195,8 +195,10 @@ fn limit_writes_the_first_k_solutions() {
     assert_eq!(&first[0][..3], &[0, 2, 4]);
 }
 
+/// `solve 14 | head -3`: the reader had what it wanted, so the listing ends quietly with 0, as
+/// ripgrep's and fd's do (a `set -o pipefail` script goes on).
 #[test]
-fn a_listing_cut_by_a_closed_pipe_fails_and_says_so() {
+fn a_listing_cut_by_its_reader_ends_quietly() {
     for format in ["board", "columns", "json"] {
         let mut child = crate::util::process()
             .args(["solve", "14", "--format", format])
@@ -210,13 +212,9 @@ fn a_listing_cut_by_a_closed_pipe_fails_and_says_so() {
         }
         drop(lines); // like `| head -3`
         let out = child.wait_with_output().unwrap();
-        // The listing is a result: one the reader did not take whole is not a success.
-        assert_eq!(out.status.code(), Some(1), "{format}");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            stderr.starts_with("error: cannot write the output"),
-            "{format}: {stderr}"
-        );
+        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
+        assert!(!stderr.contains("error"), "{format}: {stderr}");
     }
 }
 
