@@ -68,21 +68,19 @@ fn a_block_stopped_inside_resumes_after_its_recorded_row_sets() {
         .arg(&whole)
         .assert()
         .success();
+    // The shard with its checkpoint, as a requeued job runs it again and again.
+    let resumable: Vec<std::ffi::OsString> = ["count", "26", "--shard", &spec, "-j", "1", "-q"]
+        .iter()
+        .map(Into::into)
+        .chain(["--checkpoint".into(), ckpt.clone().into_os_string()])
+        .chain([
+            "-o".into(),
+            dir.path().join("resumed.json").into_os_string(),
+        ])
+        .collect();
     let held = |expect_done: u32| {
         let mut child = crate::util::process()
-            .args([
-                "count",
-                "26",
-                "--shard",
-                &spec,
-                "-j",
-                "1",
-                "-q",
-                "--checkpoint",
-            ])
-            .arg(&ckpt)
-            .arg("-o")
-            .arg(dir.path().join("resumed.json"))
+            .args(&resumable)
             .env("NQUEENS_TEST_HOLD_AFTER", "3")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -103,21 +101,6 @@ fn a_block_stopped_inside_resumes_after_its_recorded_row_sets() {
     held(6);
     let (_, after_six) = last_part(&ckpt, piece).unwrap();
     assert!(after_six >= after_three);
-    nqueens()
-        .args([
-            "count",
-            "26",
-            "--shard",
-            &spec,
-            "-j",
-            "1",
-            "-q",
-            "--checkpoint",
-        ])
-        .arg(&ckpt)
-        .arg("-o")
-        .arg(dir.path().join("resumed.json"))
-        .assert()
-        .success();
+    nqueens().args(&resumable).assert().success();
     assert_eq!(total_of("resumed.json"), total_of("whole.json"));
 }

@@ -7,20 +7,8 @@ use crate::util::nqueens;
 
 /// Counts shard `i` of `k` of `n` by `decomposition` into `dir/name`.
 fn shard(dir: &Path, name: &str, n: u32, i: u32, k: u32, decomposition: &str) {
-    nqueens()
-        .args([
-            "count",
-            &n.to_string(),
-            "--shard",
-            &format!("{i}/{k}"),
-            "-j",
-            "1",
-            "-q",
-        ])
-        .args(["--decomposition", decomposition, "-o"])
-        .arg(dir.join(name))
-        .assert()
-        .success();
+    let extra = ["-j", "1", "--decomposition", decomposition];
+    crate::util::count_shard(&dir.join(name), n, i, k, &extra);
 }
 
 fn merge_refuses(dir: &Path) -> String {

@@ -9,19 +9,7 @@ use crate::util::{nqueens, under_ulimit};
 /// Counts shards `1..=k` of the `n`-board with `extra` options into `dir`, named `prefix-I.json`.
 fn shards(dir: &std::path::Path, n: u32, k: u32, prefix: &str, extra: &[&str]) {
     for i in 1..=k {
-        nqueens()
-            .args([
-                "count",
-                &n.to_string(),
-                "--shard",
-                &format!("{i}/{k}"),
-                "-q",
-            ])
-            .args(extra)
-            .arg("-o")
-            .arg(dir.join(format!("{prefix}-{i}.json")))
-            .assert()
-            .success();
+        crate::util::count_shard(&dir.join(format!("{prefix}-{i}.json")), n, i, k, extra);
     }
 }
 
@@ -88,7 +76,8 @@ fn status_shows_every_campaign_and_names_what_it_cannot_open() {
     }
     assert_eq!(json["campaigns"].as_array().unwrap().len(), 3);
     // merge agrees: two whole campaigns of one board by two K confirm each other.
-    let k = |prefix: &str, k: u32| (1..=k).map(move |i| d.join(format!("{prefix}-{i}.json")));
+    let k =
+        |prefix: &'static str, k: u32| (1..=k).map(move |i| d.join(format!("{prefix}-{i}.json")));
     let merged = nqueens()
         .arg("merge")
         .args(k("k4", 4))

@@ -209,3 +209,20 @@ pub fn signal(child: &std::process::Child, signal: i32) {
     // SAFETY: kill(2) only signals the test's own child, not yet reaped.
     assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
 }
+
+/// Counts shard `i` of `k` of the `n`-board with `extra` options into `path`, quietly.
+pub fn count_shard(path: &std::path::Path, n: u32, i: u32, k: u32, extra: &[&str]) {
+    nqueens()
+        .args([
+            "count",
+            &n.to_string(),
+            "--shard",
+            &format!("{i}/{k}"),
+            "-q",
+        ])
+        .args(extra)
+        .arg("-o")
+        .arg(path)
+        .assert()
+        .success();
+}
