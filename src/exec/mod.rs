@@ -94,11 +94,16 @@ pub struct Execution {
     pub count_nodes: bool,
 }
 
-/// Whether `threads` worker threads can start on this machine now (a pool is started and
-/// stopped): a command asks before it says or starts anything else, so that a refusal
-/// (`ulimit -v`, a limit on processes) is its first and only word, naming what they need.
+/// Threads a run of the program starts beside its workers: the signal watcher, the checkpoint's
+/// writer and the progress display.
+const HELPER_THREADS: usize = 3;
+
+/// Whether a run's `threads` workers and its helper threads fit in the address space this
+/// process may still map (`ulimit -v`), asked without starting any: a command asks before it
+/// says or starts anything else, so that a refusal is its first and only word, naming what the
+/// workers need.
 pub fn threads_start(threads: usize) -> Result<(), Error> {
-    crate::system::pool(threads).map(drop)
+    crate::system::room_for(threads.max(1), HELPER_THREADS)
 }
 
 /// Runs the subproblems of `plan` that `select` picks on a pool of `how.threads` threads.

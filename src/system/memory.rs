@@ -74,6 +74,11 @@ pub(crate) fn available() -> Option<u64> {
     .min()
 }
 
+/// The address space this process may still map under `ulimit -v`; `None` without a limit.
+pub(crate) fn address_space_left() -> Option<u64> {
+    address_space_room(&fs::read_to_string("/proc/self/status").unwrap_or_default())
+}
+
 /// `MemAvailable` of /proc/meminfo, in bytes.
 fn meminfo_available(meminfo: &str) -> Option<u64> {
     kib_field(meminfo, "MemAvailable:")

@@ -30,7 +30,10 @@ fn status_shows_every_campaign_and_names_what_it_cannot_open() {
     let fifo = std::ffi::CString::new(d.join("f.json").to_str().unwrap()).unwrap();
     // SAFETY: mkfifo(3) reads the path, a NUL-terminated string this test owns.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
-    for i in 0..21 {
+    // A file that cannot be read (as a file of mode 000 cannot by another user): status reads
+    // its own memory's first page, which no process has mapped.
+    std::os::unix::fs::symlink("/proc/self/mem", d.join("unreadable.json")).unwrap();
+    for i in 0..20 {
         std::os::unix::fs::symlink("gone", d.join(format!("lost-{i}.json"))).unwrap();
     }
     let out = nqueens().arg("status").arg(d).output().unwrap();
@@ -42,7 +45,7 @@ fn status_shows_every_campaign_and_names_what_it_cannot_open() {
     for campaign in [
         "n = 12, symmetry engine, 4 shards: 100.00%",
         "n = 12, symmetry engine, 5 shards: 100.00%",
-        "n = 13, join engine",
+        "n = 13, symmetry engine, 2 shards: 100.00%",
     ] {
         assert!(stdout.contains(campaign), "{campaign}: {stdout}");
     }
@@ -71,6 +74,7 @@ fn status_shows_every_campaign_and_names_what_it_cannot_open() {
         "loop.ckpt: cannot be opened: Too many levels of symbolic links",
         "y.json: a folder, not a shard's file",
         "f.json: not a regular file, not a shard's file",
+        "unreadable.json: cannot be read: ",
     ] {
         assert!(all.contains(cause), "{cause}: {all}");
     }
@@ -98,9 +102,12 @@ fn status_shows_every_campaign_and_names_what_it_cannot_open() {
 /// error: no signal warning, no note of an engine it will not count with.
 #[test]
 fn under_a_memory_limit_the_error_comes_first_and_alone() {
-    for mib in [6u32, 8] {
+    for mib in [8u32, 10] {
         let out = under_ulimit(mib << 10, "count 16");
         let stderr = String::from_utf8_lossy(&out.stderr);
+        if stderr.contains("error while loading shared libraries") {
+            continue; // the loader's refusal, before the program runs
+        }
         if out.status.code() == Some(1) {
             assert_eq!(stderr.lines().count(), 1, "{mib} MiB: {stderr}");
             assert!(stderr.starts_with("error: "), "{mib} MiB: {stderr}");

@@ -100,7 +100,7 @@ fn dispatch(command: Command) -> Result<Exit, Error> {
     }
 }
 
-/// `wanted` threads where they can start, else one (for `merge` and `status`, whose threads only
+/// `wanted` threads where they fit, else one (for `merge` and `status`, whose threads only
 /// speed them up): the error names what even one needs.
 fn threads_that_start(wanted: usize) -> Result<usize, Error> {
     if nqueens::exec::threads_start(wanted).is_ok() {
