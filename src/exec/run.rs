@@ -312,14 +312,15 @@ struct Watch<'a> {
     writer: Option<&'a Writer>,
     stop: &'a AtomicBool,
     observer: &'a dyn Observer,
-    /// When each piece under way was handed out or last had a part recorded.
-    recorded: Mutex<HashMap<usize, Instant>>,
+    /// When each piece under way was handed out or last had a part recorded, and the parts
+    /// that record holds.
+    recorded: Mutex<HashMap<usize, (Instant, u32)>>,
     /// Pieces stopped inside.
     paused: AtomicUsize,
 }
 
 impl Watch<'_> {
-    fn recorded(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Instant>> {
+    fn recorded(&self) -> std::sync::MutexGuard<'_, HashMap<usize, (Instant, u32)>> {
         self.recorded.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -327,7 +328,7 @@ impl Watch<'_> {
 impl Observer for Watch<'_> {
     fn starting(&self, piece: Piece) {
         if self.writer.is_some() {
-            self.recorded().insert(piece.id, Instant::now());
+            self.recorded().insert(piece.id, (Instant::now(), 0));
         }
         self.observer.starting(piece);
     }
@@ -335,10 +336,10 @@ impl Observer for Watch<'_> {
     fn advanced(&self, piece: Piece, part: Part) {
         if let Some(writer) = self.writer {
             let mut recorded = self.recorded();
-            let last = recorded.entry(piece.id).or_insert_with(Instant::now);
-            if last.elapsed() >= checkpoint::PART_EVERY {
+            let last = recorded.entry(piece.id).or_insert((Instant::now(), 0));
+            if last.0.elapsed() >= checkpoint::PART_EVERY {
                 writer.record_part(piece.id, part);
-                *last = Instant::now();
+                *last = (Instant::now(), part.done);
             }
         }
         self.observer.advanced(piece, part);
@@ -347,7 +348,10 @@ impl Observer for Watch<'_> {
     fn paused(&self, piece: Piece, part: Part) {
         self.paused.fetch_add(1, Ordering::Relaxed);
         if let Some(writer) = self.writer {
-            writer.record_part(piece.id, part);
+            // Unless `advanced` has just recorded this very part.
+            if self.recorded().get(&piece.id).map(|r| r.1) != Some(part.done) {
+                writer.record_part(piece.id, part);
+            }
         }
         self.observer.paused(piece, part);
     }

@@ -84,14 +84,17 @@ struct Shared {
     /// What the checkpoint held when this run of the program began.
     resumed: Done,
     done: Mutex<Done>,
-    /// The share of its cost that each piece under way has counted ([`Part`]).
-    under_way: Mutex<HashMap<usize, f64>>,
+    /// The share of its cost that each piece under way has counted ([`Part`]), and the
+    /// solutions of the whole board its parts found.
+    under_way: Mutex<HashMap<usize, (f64, u128)>>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Done {
     cost: f64,
     tally: Tally,
+    /// Solutions the parts of pieces under way found.
+    under_way: u128,
 }
 
 impl<'a> Progress<'a> {
@@ -108,14 +111,17 @@ impl<'a> Progress<'a> {
             .fold(Done::default(), |d, (piece, found)| Done {
                 cost: d.cost + cost_of(piece),
                 tally: d.tally.merge(Tally::of(piece, found)),
+                ..d
             });
         // The pieces a checkpoint holds a part of have counted that share of their cost.
         let mut under_way = HashMap::new();
         if mode != Mode::Off {
             for (piece, part) in run.resumed_parts() {
                 let share = plan.part_share(piece.id, part.done);
+                let found = u128::from(piece.weight) * u128::from(part.solutions);
                 resumed.cost += cost_of(piece) * share;
-                under_way.insert(piece.id, share);
+                resumed.under_way += found;
+                under_way.insert(piece.id, (share, found));
             }
         }
         let shared = Arc::new(Shared {
@@ -144,20 +150,23 @@ impl<'a> Progress<'a> {
         }
     }
 
-    /// Moves piece `id` on to `share` of its cost: what it adds to the work done.
-    fn move_to(&self, id: usize, share: f64) -> f64 {
+    /// Moves piece `id` on to `share` of its cost, its parts having found `found` solutions of
+    /// the whole board (a finished piece: 1, and its count is in the tally): what it adds to
+    /// the work done, and to the solutions of the pieces under way.
+    fn move_to(&self, id: usize, share: f64, found: u128) -> (f64, i128) {
         let mut under_way = self
             .shared
             .under_way
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        let before = if share >= 1.0 {
+        let (before, earlier) = if share >= 1.0 {
             under_way.remove(&id)
         } else {
-            under_way.insert(id, share)
-        };
+            under_way.insert(id, (share, found))
+        }
+        .unwrap_or((0.0, 0));
         let cost = self.shared.cost.get(id).copied().unwrap_or(0.0);
-        cost * (share - before.unwrap_or(0.0))
+        (cost * (share - before), found as i128 - earlier as i128)
     }
 
     /// Stops showing progress and clears the bar.
@@ -216,15 +225,19 @@ impl Observer for Progress<'_> {
         if self.shared.cost.is_empty() {
             return;
         }
-        let cost = self.move_to(piece.id, self.plan.part_share(piece.id, part.done));
+        let share = self.plan.part_share(piece.id, part.done);
+        let found = u128::from(piece.weight) * u128::from(part.solutions);
+        let (cost, more) = self.move_to(piece.id, share, found);
         if let Ok(mut done) = self.shared.done.lock() {
             done.cost += cost;
+            done.under_way = done.under_way.saturating_add_signed(more);
         }
     }
 
     fn finished(&self, piece: Piece, found: &Search) {
-        let cost = self.move_to(piece.id, 1.0);
+        let (cost, less) = self.move_to(piece.id, 1.0, 0);
         if let Ok(mut done) = self.shared.done.lock() {
+            done.under_way = done.under_way.saturating_add_signed(less);
             done.cost += cost;
             done.tally = done.tally.merge(Tally::of(piece, found));
         }
@@ -333,8 +346,11 @@ impl Shared {
             pieces_are: self.pieces_are,
             elapsed,
             eta,
-            solutions: done.tally.total,
-            rate: (done.tally.total - self.resumed.tally.total) as f64 / seconds.max(1e-9),
+            solutions: done.tally.total + done.under_way,
+            rate: (done.tally.total + done.under_way)
+                .saturating_sub(self.resumed.tally.total + self.resumed.under_way)
+                as f64
+                / seconds.max(1e-9),
         }
     }
 }
