@@ -29,7 +29,7 @@ fn last_part(path: &std::path::Path, piece: usize) -> Option<(u32, u64)> {
             let f: Vec<&str> = rest.split(' ').collect();
             (f[0].parse().unwrap(), f[1].parse().unwrap())
         })
-        .last()
+        .next_back()
 }
 
 /// A shard of n = 26 stopped by SIGTERM after three row sets of its block records them; run
