@@ -312,10 +312,11 @@ impl Plan {
     }
 
     /// Makes now, on the caller's rayon pool, what pricing the pieces ([`Plan::cost`]) shares
-    /// among them (the join engine's price of every row set), rather than on the first call.
+    /// among them (the join engine's price of every row set, or its guess at their costs),
+    /// rather than on the first call.
     pub(crate) fn prepare_costs(&self) {
         if let Pieces::Join(join) = &self.pieces {
-            join.prices();
+            join.prepare_prices();
         }
     }
 

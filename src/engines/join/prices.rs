@@ -65,6 +65,16 @@ impl Join {
         sum * (self.guess().of(n, east) * SCALE) as u128
     }
 
+    /// Makes now what [`Join::row_set_cost`] reads: the prices of the row sets where the
+    /// quadrants' sizes are known, the guess at their costs where not.
+    pub(crate) fn prepare_prices(&self) {
+        if self.quadrants.sizes_known() {
+            self.prices();
+        } else {
+            self.guess();
+        }
+    }
+
     /// The estimator's guess at the cost of this board's row sets, clamped where
     /// [`GUESS_PROBES`] row sets drawn from a fixed seed put it, made once (on the rayon pool
     /// the caller runs in).
@@ -98,7 +108,6 @@ impl Join {
     pub(crate) fn prices(&self) -> &[u64] {
         self.prices.get_or_init(|| {
             if !self.quadrants.sizes_known() {
-                self.guess();
                 return Vec::new();
             }
             let mut sets = Vec::new();

@@ -8,20 +8,31 @@ use crate::plan::Part;
 use crate::search::kernel::Search;
 use crate::util::text::excerpt;
 
-/// The fields of a time line after `time `: run, wall and CPU microseconds, checksum.
-pub(super) fn parse_time(fields: &str, plan: u32) -> Result<(u64, Duration, Duration), String> {
+/// The three numbers and the checksum of a line's `fields` (after its `prefix` words): `what`
+/// names the kind of line in the errors.
+fn three_numbers<'a>(
+    fields: &'a str,
+    what: &str,
+    prefix: usize,
+) -> Result<([u64; 3], &'a str), String> {
     let f: Vec<&str> = fields.split(' ').collect();
-    let [run, wall, cpu, crc] = f[..] else {
+    let [a, b, c, crc] = f[..] else {
         return Err(format!(
-            "a time line has 5 fields, this one has {}",
-            f.len() + 1
+            "{what} has {} fields, this one has {}",
+            4 + prefix,
+            f.len() + prefix
         ));
     };
     let number = |s: &str| {
         s.parse::<u64>()
             .map_err(|_| format!("'{}' is not a number", excerpt(s)))
     };
-    let (run, wall, cpu) = (number(run)?, number(wall)?, number(cpu)?);
+    Ok(([number(a)?, number(b)?, number(c)?], crc))
+}
+
+/// The fields of a time line after `time `: run, wall and CPU microseconds, checksum.
+pub(super) fn parse_time(fields: &str, plan: u32) -> Result<(u64, Duration, Duration), String> {
+    let ([run, wall, cpu], crc) = three_numbers(fields, "a time line", 1)?;
     if crc != time_crc(plan, run, wall, cpu) {
         return Err("the time line's checksum does not match".to_string());
     }
@@ -47,18 +58,7 @@ pub(super) fn time_line(plan: u32, run: u64, wall: Duration, cpu: Duration) -> S
 
 /// The fields of a part line after `part `: id, parts done, solutions, checksum.
 pub(super) fn parse_part(fields: &str, identity: &Identity) -> Result<(usize, Part), String> {
-    let f: Vec<&str> = fields.split(' ').collect();
-    let [id, done, solutions, crc] = f[..] else {
-        return Err(format!(
-            "a part line has 5 fields, this one has {}",
-            f.len() + 1
-        ));
-    };
-    let number = |s: &str| {
-        s.parse::<u64>()
-            .map_err(|_| format!("'{}' is not a count", excerpt(s)))
-    };
-    let (id, done, solutions) = (number(id)?, number(done)?, number(solutions)?);
+    let ([id, done, solutions], crc) = three_numbers(fields, "a part line", 1)?;
     let id = piece_id(id, identity)?;
     let done = u32::try_from(done).map_err(|_| format!("{done} parts is too many"))?;
     let part = Part::new(done, solutions);
@@ -106,18 +106,7 @@ pub(super) fn record_line(plan: u32, id: usize, found: &Search) -> String {
 }
 
 pub(super) fn parse_record(line: &str, identity: &Identity) -> Result<(usize, Search), String> {
-    let fields: Vec<&str> = line.split(' ').collect();
-    let [id, solutions, nodes, crc] = fields[..] else {
-        return Err(format!(
-            "a record has 4 fields, this line has {}",
-            fields.len()
-        ));
-    };
-    let number = |s: &str| {
-        s.parse::<u64>()
-            .map_err(|_| format!("'{}' is not a count", excerpt(s)))
-    };
-    let (id, solutions, nodes) = (number(id)?, number(solutions)?, number(nodes)?);
+    let ([id, solutions, nodes], crc) = three_numbers(line, "a record", 0)?;
     let id = piece_id(id, identity)?;
     let found = Search { solutions, nodes };
     if crc != record_crc(identity.plan, &record_body(id, &found)) {
